@@ -1,0 +1,35 @@
+/**
+ * `mvstudio`: the command-line host of the core. Subcommands live in their own modules;
+ * this file only dispatches and turns errors into exit codes (0 ok, 2 bad input, 1 bug).
+ */
+export const USAGE = `usage: mvstudio <command> [options]
+
+commands:
+  info <file> [--mask <file|variable>] [--fold k] [--views v] [--labels v]
+              [--orientation "n x d"|"d x n"] [--labels-file f] [--json]
+                         describe a dataset and every decision taken to read it
+  serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)
+  help                   this text`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'info': {
+      const { runInfo } = await import('./info');
+      return runInfo(rest);
+    }
+    case 'serve': {
+      const { runServe } = await import('./serve');
+      return runServe(rest);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE + '\n');
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`mvstudio: unknown command '${command}'\n${USAGE}\n`);
+      return 2;
+  }
+}
