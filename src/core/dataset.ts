@@ -150,7 +150,8 @@ export function summarize(ds: MultiViewDataset): DatasetSummary {
     n: ds.n,
     views: ds.views.map((v) => {
       let nanCount = 0;
-      for (const x of v.values.data) if (!Number.isFinite(x)) nanCount++;
+      const vals = v.values.data;
+      for (let i = 0; i < vals.length; i++) if (!Number.isFinite(vals[i]!)) nanCount++;
       return {
         name: v.name,
         d: v.d,

@@ -75,7 +75,7 @@ export type MatValue = MatNumeric | MatSparse | MatChar | MatCell | MatStruct | 
 
 export interface MatFile {
   readonly path: string;
-  readonly version: 'v5' | 'v7.3';
+  readonly version: 'v5' | 'v7.3' | 'npz';
   /** The 116-byte descriptive text of the header, trimmed. */
   readonly header: string;
   /** Variables in file order. */
