@@ -1,0 +1,148 @@
+/**
+ * The dataset library: the datasets the user has opened in this session, each described by
+ * its summary. Host-agnostic (no electron): the Electron main process and the web host
+ * (`mvstudio serve`) each hold one.
+ *
+ * Only summaries are kept. The arrays themselves are re-read from the path by whoever needs
+ * them (the solver worker), so the library stays small whatever the datasets' size.
+ */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { summarize } from '../core/dataset';
+import type { MultiViewDataset } from '../core/dataset';
+import type { DatasetEntry, LoadOptions } from '../shared/contract';
+import { loadDataset } from '../io/load';
+
+export type Loader = (path: string, options: LoadOptions) => Promise<MultiViewDataset>;
+
+export interface LibraryOptions {
+  /** Reads a dataset; defaults to `loadDataset` from src/io/load.ts. Tests inject a fake. */
+  load?: Loader;
+  /** Paths of the datasets shipped with the app, opened at start and marked `bundled`. */
+  bundled?: readonly string[];
+}
+
+/** A bundled dataset that could not be opened at start (the app still starts). */
+export interface StartupFailure {
+  readonly path: string;
+  readonly error: Error;
+}
+
+export class DatasetLibrary {
+  readonly #load: Loader;
+  readonly #entries = new Map<string, DatasetEntry>();
+  /** Loads in flight, so that two concurrent opens of the same file read it once. */
+  readonly #pending = new Map<string, Promise<DatasetEntry>>();
+  readonly #startupFailures: StartupFailure[] = [];
+  /** Settles once every bundled dataset has been opened or has failed to open. */
+  readonly ready: Promise<void>;
+
+  constructor(options: LibraryOptions = {}) {
+    this.#load = options.load ?? loadDataset;
+    const bundled = options.bundled ?? [];
+    // Sequential, so that the list order is the order given.
+    this.ready = bundled.reduce<Promise<void>>(
+      (previous, path) =>
+        previous.then(() =>
+          this.#open(path, {}, true).then(
+            () => undefined,
+            (error: unknown) => {
+              this.#startupFailures.push({ path, error: asError(error) });
+            },
+          ),
+        ),
+      Promise.resolve(),
+    );
+  }
+
+  /** Bundled datasets that failed to open at start; empty once `ready` settled without trouble. */
+  get startupFailures(): readonly StartupFailure[] {
+    return this.#startupFailures;
+  }
+
+  /** Every open dataset, in the order opened (bundled ones first). */
+  list(): DatasetEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  get(id: string): DatasetEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  /**
+   * Opens a dataset, or returns the entry already open for the same file and options.
+   * Loading errors propagate unchanged (the loaders' messages name the file and the problem).
+   */
+  open(path: string, options: LoadOptions = {}): Promise<DatasetEntry> {
+    return this.#open(path, options, false);
+  }
+
+  /** Forgets a dataset; returns false when no dataset has that id. */
+  remove(id: string): boolean {
+    return this.#entries.delete(id);
+  }
+
+  #open(path: string, options: LoadOptions, bundled: boolean): Promise<DatasetEntry> {
+    const resolved = resolve(path);
+    const canonical = canonicalOptions(options);
+    const id = datasetId(resolved, canonical);
+    const cached = this.#entries.get(id);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.#pending.get(id);
+    if (!pending) {
+      pending = this.#read(id, resolved, canonical, bundled).finally(() => {
+        this.#pending.delete(id);
+      });
+      this.#pending.set(id, pending);
+    }
+    return pending;
+  }
+
+  async #read(
+    id: string,
+    path: string,
+    options: LoadOptions,
+    bundled: boolean,
+  ): Promise<DatasetEntry> {
+    await assertExists(path);
+    const dataset = await this.#load(path, options);
+    const entry: DatasetEntry = { id, path, options, summary: summarize(dataset), bundled };
+    this.#entries.set(id, entry);
+    return entry;
+  }
+}
+
+/** The id of a file opened with given options: the same file and options give the same id. */
+export function datasetId(resolvedPath: string, options: LoadOptions): string {
+  const key = JSON.stringify([resolvedPath, canonicalOptions(options)]);
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/** Options with keys in a fixed order and absent keys dropped, so equal options hash equal. */
+function canonicalOptions(options: LoadOptions): LoadOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(options).sort()) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as LoadOptions;
+}
+
+async function assertExists(path: string): Promise<void> {
+  try {
+    await stat(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const err = new Error(`${path}: no such file`);
+      err.name = 'NotFound';
+      throw err;
+    }
+    throw e;
+  }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

@@ -1,0 +1,181 @@
+/**
+ * End to end, in a real browser: the web build (out/web, made by `npm run build:web`, which
+ * `npm test` runs first) served by `startServer` with the real library and loaders, driven
+ * by Debian's Chromium through playwright-core.
+ *
+ * Also writes docs/screenshots/dataset-info.png (the README's screenshot), only when the
+ * picture changed: fixed viewport, scale, colour scheme, locale and time zone.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatasetLibrary } from '../../src/backend/library';
+import { startServer } from '../../src/cli/serve';
+import type { RunningServer } from '../../src/cli/serve';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const WEB = join(REPO, 'out', 'web');
+const SAMPLE = join(REPO, 'resources', 'datasets', 'NGs_Per0.5.mat');
+const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
+const SCREENSHOT = join(REPO, 'docs', 'screenshots', 'dataset-info.png');
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let server: RunningServer | undefined;
+let context: BrowserContext | undefined;
+let profile: string | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+/** Why the browser could not be set up; every test then fails with it (never skips). */
+let missing: Error | undefined;
+
+/** Throws the set-up problem, so that each test fails with a message saying what to do. */
+function ready(): void {
+  if (missing) throw missing;
+}
+
+beforeAll(async () => {
+  // Fail, never skip, when the build is missing: a skipped e2e test proves nothing.
+  if (!existsSync(join(WEB, 'index.html'))) {
+    missing = new Error(
+      `${WEB}/index.html is missing: run \`npm run build:web\` first (npm test does)`,
+    );
+    return;
+  }
+  if (!existsSync(CHROMIUM)) {
+    missing = new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    return;
+  }
+  const library = new DatasetLibrary({ bundled: [SAMPLE] });
+  server = await startServer({ port: 0, library, staticDir: WEB });
+  profile = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-profile-'));
+  // launchPersistentContext is playwright's way to give Chromium a --user-data-dir.
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 960 },
+    deviceScaleFactor: 1,
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(20_000);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+/** Texts of one column of the views table, thousands separators removed. */
+async function column(name: string): Promise<string[]> {
+  const texts = await page
+    .getByTestId('view-row')
+    .locator(`[data-col="${name}"]`)
+    .allTextContents();
+  return texts.map((t) => t.trim().replace(/,/g, ''));
+}
+
+describe('the app in a browser', () => {
+  it('shows the bundled sample and its summary', async () => {
+    ready();
+    await page.goto(server!.url);
+    const items = page.getByTestId('dataset-item');
+    await items.first().waitFor();
+    expect(await items.count()).toBe(1);
+    const item = items.first();
+    expect(await item.textContent()).toContain('NGs_Per0.5.mat');
+    expect(await item.textContent()).toContain('sample');
+
+    await item.click();
+    await page.getByTestId('dataset-info').waitFor();
+    expect(await page.getByTestId('info-file').textContent()).toBe('NGs_Per0.5.mat');
+    expect((await page.getByTestId('info-n').textContent())?.trim()).toBe('500');
+    expect(await page.getByTestId('view-row').count()).toBe(3);
+    expect(await column('d')).toEqual(['2000', '2000', '2000']);
+    expect(await column('present')).toEqual(['374', '372', '378']);
+    expect(await column('storage')).toEqual(['dense', 'dense', 'dense']);
+    expect(await page.getByTestId('info-missingness').textContent()).toContain('nan-columns');
+
+    expect(await page.getByTestId('labels-summary').textContent()).toContain('5 classes');
+    expect(await page.getByTestId('label-class').count()).toBe(5);
+    expect(await page.getByTestId('label-size').allTextContents()).toEqual([
+      '100',
+      '100',
+      '100',
+      '100',
+      '100',
+    ]);
+    expect(await page.getByTestId('decisions-table').locator('tbody tr').count()).toBeGreaterThan(
+      0,
+    );
+
+    await saveScreenshot();
+  });
+
+  it('opens a dataset by path', async () => {
+    ready();
+    await page.getByTestId('path-input').fill(HW);
+    await page.getByTestId('open-path').click();
+    await page.getByTestId('info-file').filter({ hasText: 'HW.mat' }).waitFor();
+    expect(await page.getByTestId('view-row').count()).toBe(6);
+    expect(await page.getByTestId('dataset-item').count()).toBe(2);
+    expect(await page.getByTestId('dataset-item').nth(1).getAttribute('aria-current')).toBe('true');
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('shows an alert naming a file that does not exist', async () => {
+    ready();
+    const missing = join(dirname(HW), 'does-not-exist.mat');
+    await page.getByTestId('path-input').fill(missing);
+    await page.getByTestId('open-path').click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.getAttribute('data-testid')).toBe('error-alert');
+    expect(await alert.textContent()).toContain(missing);
+    // The list and the selection are untouched.
+    expect(await page.getByTestId('dataset-item').count()).toBe(2);
+    expect(await page.getByTestId('info-file').textContent()).toBe('HW.mat');
+
+    await page.getByRole('button', { name: 'Dismiss error' }).click();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('logged no page errors (a CSP violation would show here)', () => {
+    ready();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** Writes the README's screenshot, only when the picture changed. */
+async function saveScreenshot(): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate('document.activeElement?.blur()');
+  const png = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+  const previous = existsSync(SCREENSHOT) ? await readFile(SCREENSHOT) : null;
+  if (previous && previous.equals(png)) return;
+  await mkdir(dirname(SCREENSHOT), { recursive: true });
+  await writeFile(SCREENSHOT, png);
+}
