@@ -1,0 +1,139 @@
+/**
+ * `mvstudio info <file>...`: what a dataset holds and every decision taken to read it.
+ * Exit 0 on success, 2 on bad input (with a message naming the file and the problem).
+ */
+import { parseArgs } from 'node:util';
+import { summarize, type DatasetSummary } from '../core/dataset';
+import { loadDataset } from '../io/load';
+import type { LoadOptions } from '../shared/contract';
+import { UsageError, isInputError } from './errors';
+
+const INFO_OPTIONS = {
+  mask: { type: 'string' },
+  fold: { type: 'string' },
+  views: { type: 'string' },
+  labels: { type: 'string' },
+  orientation: { type: 'string' },
+  'labels-file': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Turns `--mask`, `--fold`, ... into LoadOptions, checking each value. */
+export function loadOptionsFrom(values: {
+  mask?: string | undefined;
+  fold?: string | undefined;
+  views?: string | undefined;
+  labels?: string | undefined;
+  orientation?: string | undefined;
+  'labels-file'?: string | undefined;
+}): LoadOptions {
+  const o: LoadOptions = {};
+  if (values.mask !== undefined) o.mask = values.mask;
+  if (values.fold !== undefined) {
+    const k = Number(values.fold);
+    if (!Number.isInteger(k) || k < 1) {
+      throw new UsageError(`--fold takes a whole number from 1 (got '${values.fold}')`);
+    }
+    if (values.mask === undefined) throw new UsageError('--fold needs --mask');
+    o.fold = k;
+  }
+  if (values.views !== undefined) o.views = values.views;
+  if (values.labels !== undefined) o.labels = values.labels;
+  if (values.orientation !== undefined) {
+    const v = values.orientation.replace(/\s+/g, ' ').trim().toLowerCase();
+    const norm =
+      v === 'nxd' || v === 'n x d' ? 'n x d' : v === 'dxn' || v === 'd x n' ? 'd x n' : null;
+    if (norm === null) {
+      throw new UsageError(`--orientation takes "n x d" or "d x n" (got '${values.orientation}')`);
+    }
+    o.orientation = norm;
+  }
+  if (values['labels-file'] !== undefined) o.labelsFile = values['labels-file'];
+  return o;
+}
+
+export async function runInfo(argv: string[]): Promise<number> {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        options: INFO_OPTIONS,
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const files = parsed.positionals;
+    if (files.length === 0) throw new UsageError('info needs a file: mvstudio info <file>');
+    const options = loadOptionsFrom(parsed.values);
+    const ds = await loadDataset(files, options);
+    const summary = summarize(ds);
+    if (parsed.values.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    else process.stdout.write(formatSummary(summary));
+    return 0;
+  } catch (e) {
+    if (isInputError(e)) {
+      process.stderr.write(`mvstudio info: ${(e as Error).message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** The human-readable form of `info`. */
+export function formatSummary(s: DatasetSummary): string {
+  const out: string[] = [];
+  out.push(`file         ${s.file}`);
+  out.push(`format       ${s.format}`);
+  out.push(`samples (n)  ${s.n}`);
+  out.push(`missingness  ${s.missingness}`);
+  out.push('');
+  out.push(
+    table([
+      ['view', 'd', 'present', 'storage', 'NaN'],
+      ...s.views.map((v) => [
+        v.name,
+        String(v.d),
+        `${v.present}/${s.n}`,
+        v.sparse ? 'sparse' : 'dense',
+        String(v.nanCount),
+      ]),
+    ]),
+  );
+  out.push('');
+  if (s.labels) {
+    const sizes = s.labels.classes.map((c, i) => `${c}:${s.labels!.sizes[i]}`).join(' ');
+    out.push(
+      `labels       ${s.labels.classes.length} classes from '${s.labels.source}' (${sizes})`,
+    );
+  } else out.push('labels       none');
+  out.push(
+    `views/sample ${s.samplesByViewCount.map((k, i) => `${i + 1} view${i ? 's' : ''}: ${k}`).join(', ')}`,
+  );
+  out.push('');
+  out.push('decisions');
+  for (const d of s.decisions) {
+    out.push(`  ${d.topic}: ${d.choice}${d.overridden ? ' [forced]' : ''}`);
+    out.push(`    because ${d.reason}`);
+  }
+  if (s.warnings.length) {
+    out.push('');
+    out.push('warnings');
+    for (const w of s.warnings) out.push(`  ${w}`);
+  }
+  return out.join('\n') + '\n';
+}

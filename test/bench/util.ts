@@ -1,0 +1,36 @@
+/** Small helpers shared by the benchmarks. */
+import { spawnSync } from 'node:child_process';
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Runs `f` `runs` times after one warm-up and returns the median wall time in ms. */
+export async function timeMs(f: () => Promise<unknown> | unknown, runs = 7): Promise<number> {
+  await f();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await f();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+/** Runs a Python snippet with Debian's python3; null when python3 or the module is missing. */
+export function python(code: string): string | null {
+  const r = spawnSync('/usr/bin/python3', ['-c', code], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+export function table(rows: (string | number)[][]): string {
+  const cells = rows.map((r) => r.map(String));
+  const widths = cells[0]!.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
+  return cells
+    .map((r) =>
+      r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  '),
+    )
+    .join('\n');
+}
