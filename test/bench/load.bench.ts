@@ -41,7 +41,7 @@ print(f'{statistics.median(ts) * 1000:.0f}')
   return out === null ? 'n/a (no python3-scipy/h5py)' : `${out} ms`;
 }
 
-export async function benchLoad(): Promise<void> {
+export async function run(): Promise<void> {
   const rows: (string | number)[][] = [
     ['file', 'mvstudio (median)', 'scipy/h5py (median)', 'target'],
   ];
