@@ -1,0 +1,2 @@
+export { kmeans, kmeansSteps } from './kmeans';
+export type { KmeansOptions, KmeansResult, KmeansStep, KmeansStop } from './kmeans';
