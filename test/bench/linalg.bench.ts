@@ -1,0 +1,154 @@
+/**
+ * Dense kernels and decompositions (src/core/linalg), median wall time after a warm-up, beside
+ * numpy on one thread (OPENBLAS_NUM_THREADS=1: numpy.matmul, numpy.linalg.eigh, numpy.linalg.svd
+ * with full_matrices=False) and, where it finishes in seconds, ml-matrix (the library the
+ * kernels replace). Anchors: GEMM ≥ 3.5 GFLOP/s at 1000² and 2000² (toolchain.md measured
+ * 4 GFLOP/s for a register-blocked kernel in plain TypeScript, 0.5 for ml-matrix). GEMM rows
+ * show the median and the best run: the machine's two cores are shared, and the best run is
+ * the one least disturbed by other work; the target is judged on both.
+ */
+import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
+import { matmul, matmulTA, matmulTB, symEig, syrk, thinSvd } from '../../src/core/linalg/kernels';
+import type { Mat } from '../../src/core/linalg/types';
+import { randMat as rand, randSym } from '../helpers/mat';
+import { median, ONE_THREAD, pythonEnv, table, timeMs } from './util';
+
+const GEMM_TARGET = 3.5;
+const GEMM_SIZES = [250, 500, 1000, 2000];
+const EIG_SIZES = [100, 300, 1000];
+const SVD_SHAPES: [number, number][] = [
+  [20_000, 50],
+  [2000, 200],
+  [200, 200],
+];
+
+const toMl = (A: Mat): Matrix =>
+  new Matrix(
+    Array.from({ length: A.rows }, (_, i) =>
+      Array.from(A.data.subarray(i * A.cols, (i + 1) * A.cols)),
+    ),
+  );
+
+/** Median and best wall time (ms) of `runs` calls after one warm-up. */
+function medianAndBest(f: () => unknown, runs: number): { median: number; best: number } {
+  f();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    f();
+    times.push(performance.now() - t);
+  }
+  return { median: median(times), best: Math.min(...times) };
+}
+
+/** Fewer repetitions for long runs: the bench shares two cores with other work. */
+const runsFor = (expectedMs: number): number => (expectedMs > 1500 ? 3 : expectedMs > 200 ? 5 : 9);
+
+/** numpy's median times (ms) for the same shapes, keyed like the rows below; null without numpy. */
+function numpyMs(): Record<string, number> | null {
+  const code = `
+import json, time, statistics
+import numpy as np
+rng = np.random.default_rng(0)
+def med(f, runs):
+    f()
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
+    return statistics.median(ts) * 1000
+out = {}
+for n in ${JSON.stringify(GEMM_SIZES)}:
+    A = rng.standard_normal((n, n)); B = rng.standard_normal((n, n))
+    out[f'gemm{n}'] = med(lambda: A @ B, 5)
+A = rng.standard_normal((1000, 1000)); B = rng.standard_normal((1000, 1000))
+out['gemmTA1000'] = med(lambda: A.T @ B, 5)
+out['gemmTB1000'] = med(lambda: A @ B.T, 5)
+out['syrk1000'] = med(lambda: A.T @ A, 5)
+for n in ${JSON.stringify(EIG_SIZES)}:
+    G = rng.standard_normal((n, n)); S = (G + G.T) / 2
+    out[f'eig{n}'] = med(lambda: np.linalg.eigh(S), 5)
+for m, n in ${JSON.stringify(SVD_SHAPES)}:
+    A = rng.standard_normal((m, n))
+    out[f'svd{m}x{n}'] = med(lambda: np.linalg.svd(A, full_matrices=False), 5)
+print(json.dumps(out))
+`;
+  const out = pythonEnv(code, ONE_THREAD);
+  return out === null ? null : (JSON.parse(out) as Record<string, number>);
+}
+
+const fmtMs = (ms: number): string =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+
+async function gemmRows(np: Record<string, number> | null): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [
+    ['GEMM (GFLOP/s)', 'mvstudio median', 'best', 'numpy (1 thread)', `target >= ${GEMM_TARGET}`],
+  ];
+  const rate = (flops: number, ms: number): string => (flops / ms / 1e6).toFixed(2);
+  const npRate = (key: string, flops: number): string => {
+    const ms = np?.[key];
+    return ms === undefined ? 'n/a' : rate(flops, ms);
+  };
+  const verdict = (flops: number, ms: number): string =>
+    flops / ms / 1e6 >= GEMM_TARGET ? 'met' : 'MISSED';
+  const measure = (label: string, key: string, n: number, f: () => unknown, target: boolean) => {
+    const flops = 2 * n ** 3;
+    const t = medianAndBest(f, runsFor(flops / 4e6));
+    const judged = target
+      ? `median ${verdict(flops, t.median)}, best ${verdict(flops, t.best)}`
+      : '';
+    rows.push([label, rate(flops, t.median), rate(flops, t.best), npRate(key, flops), judged]);
+  };
+  for (const n of GEMM_SIZES) {
+    const [A, B, C] = [rand(n, n, 1), rand(n, n, 2), rand(n, n, 3)];
+    measure(`C = A·B, ${n}²`, `gemm${n}`, n, () => matmul(A, B, C), n >= 1000);
+  }
+  const [A, B, C] = [rand(1000, 1000, 4), rand(1000, 1000, 5), rand(1000, 1000, 6)];
+  measure('C = Aᵀ·B, 1000²', 'gemmTA1000', 1000, () => matmulTA(A, B, C), false);
+  measure('C = A·Bᵀ, 1000²', 'gemmTB1000', 1000, () => matmulTB(A, B, C), false);
+  const sy = await timeMs(() => syrk(A, C), 5);
+  const npSy = np?.syrk1000;
+  rows.push(['C = Aᵀ·A (syrk), 1000², time', fmtMs(sy), '', npSy ? fmtMs(npSy) : 'n/a', '']);
+  return rows;
+}
+
+async function eigRows(np: Record<string, number> | null): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [
+    ['symmetric eigen, all vectors', 'mvstudio', 'numpy (1 thread)', 'ml-matrix'],
+  ];
+  for (const n of EIG_SIZES) {
+    const S = randSym(n, n);
+    const ms = await timeMs(() => symEig(S), runsFor((n / 100) ** 3 * 4));
+    let ml = 'not run (> 10 s)';
+    if (n <= 300) {
+      const M = toMl(S);
+      ml = fmtMs(await timeMs(() => new EigenvalueDecomposition(M, { assumeSymmetric: true }), 3));
+    }
+    rows.push([`n = ${n}`, fmtMs(ms), np ? fmtMs(np[`eig${n}`]!) : 'n/a', ml]);
+  }
+  return rows;
+}
+
+async function svdRows(np: Record<string, number> | null): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [['thin SVD', 'mvstudio', 'numpy (1 thread)', 'ml-matrix']];
+  for (const [m, n] of SVD_SHAPES) {
+    const A = rand(m, n, m + n);
+    const ms = await timeMs(() => thinSvd(A), 5);
+    const M = toMl(A);
+    const ml = await timeMs(() => new SingularValueDecomposition(M, { autoTranspose: true }), 1);
+    rows.push([`${m}×${n}`, fmtMs(ms), np ? fmtMs(np[`svd${m}x${n}`]!) : 'n/a', fmtMs(ml)]);
+  }
+  return rows;
+}
+
+export async function run(): Promise<void> {
+  const np = numpyMs();
+  if (!np)
+    console.log(
+      '(numpy not available: /usr/bin/python3 with python3-numpy is needed for the anchors)',
+    );
+  console.log(table(await gemmRows(np)));
+  console.log();
+  console.log(table(await eigRows(np)));
+  console.log();
+  console.log(table(await svdRows(np)));
+}
