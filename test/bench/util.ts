@@ -1,5 +1,8 @@
 /** Small helpers shared by the benchmarks. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -33,4 +36,30 @@ export function table(rows: (string | number)[][]): string {
       r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  '),
     )
     .join('\n');
+}
+
+/** `python` with extra environment variables, e.g. single-threaded BLAS/OpenMP for a fair anchor. */
+export function pythonEnv(code: string, env: Record<string, string>): string | null {
+  const r = spawnSync('/usr/bin/python3', ['-c', code], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** The environment that pins numpy/scikit-learn to one thread. */
+export const ONE_THREAD = {
+  OMP_NUM_THREADS: '1',
+  OPENBLAS_NUM_THREADS: '1',
+  MKL_NUM_THREADS: '1',
+};
+
+/** A fresh directory under os.tmpdir() for arrays handed to python; the caller removes it. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a typed array's bytes (native little-endian) to `path`, for numpy.fromfile. */
+export function writeRaw(path: string, a: Int32Array | Float64Array): void {
+  writeFileSync(path, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
 }

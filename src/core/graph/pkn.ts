@@ -1,0 +1,92 @@
+/**
+ * The adaptive-neighbour (PKN / CAN) graph of Nie, Wang & Huang, "Clustering and projected
+ * clustering with adaptive neighbors", KDD 2014, in closed form, as the CGL reference code
+ * (`constructW_PKN`) builds it (spec cgl-cgmvc-nc.md, step 1). For sample i with its k+1
+ * nearest other samples at squared distances d_1 ≤ … ≤ d_{k+1}:
+ *   w_ij = (d_{k+1} − d_j) / (k·d_{k+1} − Σ_{j≤k} d_j + eps),  j = 1..k,  0 otherwise,
+ * so each row sums to 1 (up to eps), then W = (W + Wᵀ)/2. eps = 2.220446049250313e-16 (MATLAB's
+ * eps). W: (n, n) CSR with sorted column indices and at most 2nk entries; weights that are
+ * exactly 0 (a neighbour tied with the (k+1)-th) are not stored.
+ */
+import type { Csr, Mat } from '../linalg/types';
+import { knn, transpose, type Knn, type KnnOptions } from './knn';
+
+/** MATLAB's eps, 2⁻⁵², as the reference code adds it. */
+export const MATLAB_EPS = 2.220446049250313e-16;
+
+/** The symmetrised PKN graph W (n×n CSR) of the rows of X with k neighbours. */
+export function pknGraph(X: Mat | Csr, k: number, options: KnnOptions = {}): Csr {
+  if (!Number.isInteger(k) || k < 1 || k > X.rows - 2) {
+    throw new Error(`pknGraph: k = ${k} must be an integer in 1..${X.rows - 2} (n = ${X.rows})`);
+  }
+  return symmetrise(pknRows(knn(X, k + 1, options), k));
+}
+
+/**
+ * The unsymmetrised PKN rows from neighbour lists with at least k+1 neighbours per row (the
+ * sorted output of `knn`, or any distances the caller transformed, e.g. 2 − Dis of spec step 5).
+ * Row i holds the weights of its k nearest neighbours; it sums to 1 − eps/(k·d_{k+1} − Σd_j + eps).
+ * O(n·k log k).
+ */
+export function pknRows(nn: Knn, k: number): Csr {
+  const { n } = nn;
+  if (nn.k < k + 1) throw new Error(`pknRows: need ${k + 1} neighbours per row, have ${nn.k}`);
+  const indptr = new Int32Array(n + 1);
+  const cols: number[] = [];
+  const vals: number[] = [];
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const o = i * nn.k;
+    const dk1 = nn.distances[o + k]!;
+    let sum = 0;
+    for (let j = 0; j < k; j++) sum += nn.distances[o + j]!;
+    const denom = k * dk1 - sum + MATLAB_EPS;
+    pairs.length = 0;
+    for (let j = 0; j < k; j++) {
+      const wij = (dk1 - nn.distances[o + j]!) / denom;
+      if (wij !== 0) pairs.push([nn.indices[o + j]!, wij]);
+    }
+    pairs.sort((a, b) => a[0] - b[0]);
+    for (const [c, v] of pairs) {
+      cols.push(c);
+      vals.push(v);
+    }
+    indptr[i + 1] = cols.length;
+  }
+  return {
+    rows: n,
+    cols: n,
+    indptr,
+    indices: Int32Array.from(cols),
+    data: Float64Array.from(vals),
+  };
+}
+
+/** (W + Wᵀ)/2 for a square CSR W with sorted rows; the result has sorted rows. O(nnz). */
+export function symmetrise(W: Csr): Csr {
+  if (W.rows !== W.cols) throw new Error(`symmetrise: W is ${W.rows}x${W.cols}, not square`);
+  const Wt = transpose(W);
+  const n = W.rows;
+  const indptr = new Int32Array(n + 1);
+  const indices = new Int32Array(W.indptr[n]! + Wt.indptr[n]!);
+  const data = new Float64Array(indices.length);
+  let q = 0;
+  for (let i = 0; i < n; i++) {
+    let p = W.indptr[i]!;
+    let t = Wt.indptr[i]!;
+    const pe = W.indptr[i + 1]!;
+    const te = Wt.indptr[i + 1]!;
+    // Merge two sorted rows.
+    while (p < pe || t < te) {
+      const cp = p < pe ? W.indices[p]! : n;
+      const ct = t < te ? Wt.indices[t]! : n;
+      let v = 0;
+      if (cp <= ct) v += W.data[p++]!;
+      if (ct <= cp) v += Wt.data[t++]!;
+      indices[q] = Math.min(cp, ct);
+      data[q++] = 0.5 * v;
+    }
+    indptr[i + 1] = q;
+  }
+  return { rows: n, cols: n, indptr, indices: indices.slice(0, q), data: data.slice(0, q) };
+}
