@@ -67,6 +67,28 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   zone('core', { may: [] }),
+  {
+    // core is pure: its only randomness is the seeded PRNG, and hosts measure time.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'core uses the seeded PRNG (core/random).' },
+        { object: 'Date', property: 'now', message: 'core has no clock: hosts measure time.' },
+        {
+          object: 'performance',
+          property: 'now',
+          message: 'core has no clock: hosts measure time.',
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Date', message: 'core has no clock: hosts measure time.' },
+        { name: 'performance', message: 'core has no clock: hosts measure time.' },
+        { name: 'process', message: 'core runs anywhere: no process.' },
+      ],
+    },
+  },
   zone('shared', { may: ['core'] }),
   zone('io', { node: true, may: ['core', 'shared'] }),
   zone('backend', { node: true, may: ['core', 'shared', 'io'] }),

@@ -10,10 +10,12 @@ const eslint = new ESLint({ cwd: REPO });
 
 async function importErrors(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${REPO}/${file}` });
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result!.messages
+    .filter((m) => m.ruleId?.startsWith('no-restricted-'))
+    .map((m) => m.message);
 }
 
-describe('folder import zones', () => {
+describe('folder rules (import zones, no clock or Math.random in core)', () => {
   it.each([
     [
       'src/core/probe.ts',
@@ -51,6 +53,9 @@ describe('folder import zones', () => {
       "import { BrowserWindow } from 'electron';\nexport const f = BrowserWindow;\n",
       /only src\/main and src\/preload/,
     ],
+    ['src/core/probe.ts', 'export const r = Math.random();\n', /seeded PRNG/],
+    ['src/core/probe.ts', 'export const t = Date.now();\n', /no clock/],
+    ['src/core/probe.ts', 'export const t = performance.now();\n', /no clock/],
   ])('%s: %s is rejected', async (file, code, message) => {
     const errors = await importErrors(file, code);
     expect(errors.length).toBeGreaterThan(0);
