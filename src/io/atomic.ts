@@ -1,0 +1,100 @@
+/**
+ * Atomic writes: a reader (or a crash) never sees a half-written file or folder.
+ *
+ * A file is written to a temporary sibling, flushed to disk, then renamed over the target
+ * (rename is atomic within a file system on POSIX and on Windows' MoveFileEx with replace).
+ * A folder (a run bundle) is written complete under a temporary sibling name and renamed into
+ * place; a folder that already exists is never overwritten, so what was there stays whole.
+ * Temporaries start with `.tmp-` and are ignored by readers; `removeStaleTemporaries` clears
+ * those left by a killed process.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+const TMP_PREFIX = '.tmp-';
+
+function temporarySibling(target: string): string {
+  return join(
+    dirname(target),
+    `${TMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+}
+
+async function writeAndSync(path: string, data: string | Uint8Array): Promise<void> {
+  const fh = await open(path, 'wx');
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Flushes a folder's entry table, so that a rename inside it survives a power cut. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // Some platforms (Windows) cannot open a folder for syncing; the rename is still atomic.
+  }
+}
+
+/** Writes `data` to `path` atomically (temporary file + rename), creating the folder. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = temporarySibling(path);
+  try {
+    await writeAndSync(tmp, data);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await syncDir(dirname(path));
+}
+
+/**
+ * Creates folder `dir` holding `files` (name -> content) atomically: all of it appears at once,
+ * or nothing. Fails (EEXIST/ENOTEMPTY) if `dir` already exists, leaving it untouched.
+ */
+export async function writeFolderAtomic(
+  dir: string,
+  files: Readonly<Record<string, string | Uint8Array>>,
+): Promise<void> {
+  await mkdir(dirname(dir), { recursive: true });
+  const tmp = temporarySibling(dir);
+  await mkdir(tmp);
+  try {
+    for (const [name, data] of Object.entries(files)) {
+      if (name.includes('/') || name.includes('\\') || name.startsWith('.')) {
+        throw new Error(`writeFolderAtomic: bad file name '${name}'`);
+      }
+      await writeAndSync(join(tmp, name), data);
+    }
+    await syncDir(tmp);
+    await rename(tmp, dir);
+  } catch (e) {
+    await rm(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  await syncDir(dirname(dir));
+}
+
+/** Removes `.tmp-*` leftovers of killed writers in `dir`; returns how many were removed. */
+export async function removeStaleTemporaries(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  const stale = names.filter((n) => n.startsWith(TMP_PREFIX));
+  await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
+  return stale.length;
+}
