@@ -1,0 +1,100 @@
+/**
+ * Parameter validation against a solver's schema (STYLE.md rule 7): the one place where raw
+ * values from the CLI, the worker or a form become typed parameters. Messages name the
+ * parameter, the value and what was expected, so every host can show them as they are.
+ */
+import type { ParamSchema, ParamSpec, ParamValue, Params } from './types';
+
+export class ParamError extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ParamError';
+  }
+}
+
+/** The expected values of a parameter, in words: 'an integer from 1 to 100'. */
+export function describeSpec(spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'int':
+      return `an integer from ${spec.min} to ${spec.max}`;
+    case 'number':
+      return spec.exclusiveMin
+        ? `a number above ${spec.min}, at most ${spec.max}`
+        : `a number from ${spec.min} to ${spec.max}`;
+    case 'boolean':
+      return 'true or false';
+    case 'enum':
+      return `one of ${spec.values.map((v) => `'${v}'`).join(', ')}`;
+  }
+}
+
+/** Parses a string (CLI flag) into the parameter's type, or returns the value unchanged. */
+function coerce(spec: ParamSpec, raw: ParamValue): ParamValue {
+  if (typeof raw !== 'string') return raw;
+  switch (spec.type) {
+    case 'int':
+    case 'number': {
+      const t = raw.trim();
+      return t === '' ? NaN : Number(t);
+    }
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : raw;
+    case 'enum':
+      return raw;
+  }
+}
+
+function check(name: string, spec: ParamSpec, value: ParamValue, given: ParamValue): ParamValue {
+  const bad = (): never => {
+    throw new ParamError(
+      name,
+      `parameter '${name}' must be ${describeSpec(spec)}; got ${JSON.stringify(given)}`,
+    );
+  };
+  switch (spec.type) {
+    case 'int':
+      if (typeof value !== 'number' || !Number.isInteger(value)) bad();
+      if ((value as number) < spec.min || (value as number) > spec.max) bad();
+      return value;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) bad();
+      if ((value as number) > spec.max) bad();
+      if (spec.exclusiveMin ? (value as number) <= spec.min : (value as number) < spec.min) bad();
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') bad();
+      return value;
+    case 'enum':
+      if (typeof value !== 'string' || !spec.values.includes(value)) bad();
+      return value;
+  }
+}
+
+/**
+ * Validates `raw` against `schema`: unknown names are refused (naming the known ones), missing
+ * ones take their defaults, strings are parsed (CLI), every value is checked against its bounds.
+ */
+export function validateParams(
+  schema: ParamSchema,
+  raw: Readonly<Record<string, ParamValue>>,
+): Params {
+  for (const name of Object.keys(raw)) {
+    if (!Object.hasOwn(schema, name)) {
+      const known = Object.keys(schema);
+      throw new ParamError(
+        name,
+        `unknown parameter '${name}'` +
+          (known.length ? `; parameters: ${known.join(', ')}` : '; this method takes none'),
+      );
+    }
+  }
+  const out: Record<string, ParamValue> = {};
+  for (const [name, spec] of Object.entries(schema)) {
+    const given = raw[name];
+    out[name] = given === undefined ? spec.default : check(name, spec, coerce(spec, given), given);
+  }
+  return out;
+}
