@@ -1,0 +1,25 @@
+// A worker for test/backend/worker-host.test.ts: the real message loop (src/worker/serve.ts)
+// over the real port, with an executor whose behaviour the request's method names.
+import { serve } from '../../src/worker/serve';
+import { processPort } from '../../src/worker/port';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+serve(processPort(), async (request, hooks) => {
+  const steps = Number(request.params['steps'] ?? 5);
+  const ms = Number(request.params['ms'] ?? 10);
+  for (let i = 1; i <= steps; i++) {
+    await hooks.step();
+    if (request.method === 'crash' && i === 3) process.exit(3);
+    if (request.method === 'hang' && i === 2) for (;;);
+    if (request.method === 'fail' && i === 2) throw new RangeError('step 2 went wrong');
+    await sleep(ms);
+    hooks.progress({
+      seedIndex: 1,
+      seedCount: 1,
+      elapsed: 0,
+      step: { stage: 'solve', iteration: i, objective: 1 / i },
+    });
+  }
+  return { labels: Int32Array.from([0, 1, 1]), pid: process.pid };
+});

@@ -1,0 +1,114 @@
+/**
+ * The worker host against real child processes (child_process.fork, 'advanced' serialization)
+ * running the real worker loop: progress for every step, cancel at a step boundary, a killed,
+ * crashed or hung worker failing its run with the reason, and the next run on a fresh worker.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
+import type { WorkerProcess } from '../../src/backend/worker-host';
+import type { Progress, RunRequest } from '../../src/shared/worker-protocol';
+import { REPO } from '../io/paths';
+
+const FAKE = join(REPO, 'test/backend/fake-worker.ts');
+let spawned: WorkerProcess[] = [];
+let host: WorkerHost | null = null;
+
+function makeHost(stallMs = 60_000): WorkerHost {
+  host = new WorkerHost({
+    stallMs,
+    spawn: () => {
+      const w = forkWorker(FAKE, ['--import', 'tsx']);
+      spawned.push(w);
+      return w;
+    },
+  });
+  return host;
+}
+
+const request = (method: string, steps = 5, ms = 10): RunRequest => ({
+  datasetPath: '/dev/null',
+  loadOptions: {},
+  method,
+  params: { steps, ms },
+  seed: 1,
+  protocol: 'single',
+});
+
+afterEach(() => {
+  host?.dispose();
+  host = null;
+  spawned = [];
+});
+
+describe('WorkerHost', () => {
+  it('relays progress for every step and returns the result with typed arrays intact', async () => {
+    const h = makeHost();
+    const seen: Progress[] = [];
+    const { outcome } = h.run(request('steps', 6), (p) => seen.push(p));
+    const o = await outcome;
+    expect(o.status).toBe('done');
+    expect(seen.map((p) => p.step.iteration)).toEqual([1, 2, 3, 4, 5, 6]);
+    const result = (o as { result: { labels: Int32Array } }).result;
+    expect(result.labels).toBeInstanceOf(Int32Array);
+    expect(Array.from(result.labels)).toEqual([0, 1, 1]);
+  });
+
+  it('cancel stops a long run within 200 ms of the step boundary', async () => {
+    const h = makeHost();
+    let stepsSeen = 0;
+    const { runId, outcome } = h.run(request('steps', 1000, 50), () => stepsSeen++);
+    while (stepsSeen < 3) await new Promise((r) => setTimeout(r, 5));
+    const t = performance.now();
+    h.cancel(runId);
+    expect(await outcome).toEqual({ status: 'cancelled' });
+    // One step lasts 50 ms: the run must stop at the next boundary, well within 200 ms of it.
+    expect(performance.now() - t).toBeLessThan(50 + 200);
+  });
+
+  it.each(['SIGKILL from outside', 'crash', 'fail'])(
+    'a run whose worker is killed, exits or throws (%s) fails with the reason; the next run succeeds',
+    async (how) => {
+      const h = makeHost();
+      let first: Promise<unknown>;
+      if (how === 'SIGKILL from outside') {
+        let stepsSeen = 0;
+        const run = h.run(request('steps', 1000, 20), () => stepsSeen++);
+        while (stepsSeen < 2) await new Promise((r) => setTimeout(r, 5));
+        spawned[0]!.kill();
+        first = run.outcome;
+      } else first = h.run(request(how)).outcome;
+      const o = (await first) as { status: string; error: { message: string } };
+      expect(o.status).toBe('failed');
+      expect(o.error.message).toMatch(
+        how === 'SIGKILL from outside'
+          ? /the solver worker stopped: killed by SIGKILL/
+          : how === 'crash'
+            ? /the solver worker stopped: exit code 3/
+            : /step 2 went wrong/,
+      );
+      const next = await h.run(request('steps', 2)).outcome;
+      expect(next.status).toBe('done');
+      expect(spawned.length).toBe(how === 'fail' ? 1 : 2);
+    },
+  );
+
+  it('a worker that stops answering is killed and its run failed; the next run succeeds', async () => {
+    const h = makeHost(1500);
+    const o = await h.run(request('hang')).outcome;
+    expect(o).toMatchObject({ status: 'failed', error: { name: 'WorkerStalled' } });
+    expect((await h.run(request('steps', 2)).outcome).status).toBe('done');
+    expect(spawned.length).toBe(2);
+  });
+
+  it('runs queue one at a time, and a queued run can be cancelled before it starts', async () => {
+    const h = makeHost();
+    const a = h.run(request('steps', 3, 20));
+    const b = h.run(request('steps', 3, 20));
+    const c = h.run(request('steps', 3, 20));
+    h.cancel(b.runId);
+    expect((await a.outcome).status).toBe('done');
+    expect(await b.outcome).toEqual({ status: 'cancelled' });
+    expect((await c.outcome).status).toBe('done');
+  });
+});
