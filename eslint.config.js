@@ -30,7 +30,11 @@ function zone(folder, rule) {
   /** @type {any[]} */
   const paths = [];
   if (!rule.node) {
-    patterns.push({ group: nodeBuiltins, message: `src/${folder} must not use Node built-ins.` });
+    // Built-ins by exact name (`paths`), not as gitignore-style patterns, which would also
+    // refuse a folder of ours that shares a built-in's name (core/cluster).
+    const message = `src/${folder} must not use Node built-ins.`;
+    paths.push(...nodeBuiltins.filter((m) => m !== 'node:*').map((name) => ({ name, message })));
+    patterns.push({ group: ['node:*'], message });
   }
   if (!rule.electron) {
     paths.push({ name: 'electron', message: `only src/main and src/preload may import electron.` });

@@ -5,9 +5,10 @@
  * cross as paths plus mapping options, never as arrays.
  */
 import type { SolverStep, ParamValue } from '../core/solvers/types';
+import type { ProtocolKind } from '../core/protocol';
 import type { LoadOptions, SerializedError } from './contract';
 
-export type ProtocolKind = 'single' | 'paper';
+export type { ProtocolKind };
 
 export interface RunRequest {
   readonly datasetPath: string;

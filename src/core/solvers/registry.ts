@@ -3,6 +3,8 @@
  * renderer's method picker through the backend). Registration is static: each solver module is
  * imported here.
  */
+import { bsv } from './bsv';
+import { kmeansConcat } from './kmeans-concat';
 import type { Solver } from './types';
 
 const SOLVERS: Solver[] = [];
@@ -32,4 +34,4 @@ export function getSolver(name: string): Solver {
   return s;
 }
 
-register();
+register(kmeansConcat, bsv);

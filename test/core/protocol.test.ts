@@ -1,0 +1,192 @@
+/**
+ * The evaluation protocol with toy solvers defined here: single and paper protocols, a
+ * deterministic solver solved once, mean ± std checked by hand, metrics equal to
+ * clusteringMetrics, the silhouette without labels, determinism per seed, step stages.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeLabels, type MultiViewDataset } from '../../src/core/dataset';
+import { clusteringMetrics, silhouette } from '../../src/core/metrics';
+import { evaluate, summarizeMetrics, type ProtocolStep } from '../../src/core/protocol';
+import { createRng } from '../../src/core/random';
+import { ParamError } from '../../src/core/solvers/params';
+import type { Solver, SolverOutput, SolverStep } from '../../src/core/solvers/types';
+
+/** 6 samples in two 2-D groups: {0, 1, 2} near (0, 0), {3, 4, 5} near (10, 10). */
+const POINTS = [0, 0, 1, 0, 0, 1, 10, 10, 11, 10, 10, 11];
+const TRUTH = [0, 0, 0, 1, 1, 1];
+
+function toyDataset(labelled = true): MultiViewDataset {
+  return {
+    n: 6,
+    views: [
+      {
+        name: 'a',
+        d: 2,
+        values: { kind: 'dense', rows: 6, cols: 2, data: Float64Array.from(POINTS) },
+        present: Int32Array.from([0, 1, 2, 3, 4, 5]),
+      },
+    ],
+    labels: labelled ? makeLabels('Y', TRUTH) : null,
+    sampleIds: null,
+    provenance: {
+      file: '(toy)',
+      format: 'synthetic',
+      variables: [],
+      orientation: ['n x d'],
+      missingness: 'complete',
+      decisions: [],
+      warnings: [],
+    },
+  };
+}
+
+const embedding = { rows: 6, cols: 2, data: Float64Array.from(POINTS) };
+
+/**
+ * A solver whose embedding is the view itself (k-means decides), two 'solve' iterations with
+ * objectives 2 and 1. Counts its runs in `calls`.
+ */
+function embeddingSolver(deterministic: boolean): Solver & { calls: number } {
+  const solver = {
+    name: 'toy-embed',
+    title: 'toy',
+    description: 'the view as embedding',
+    schema: { scale: { type: 'number', min: 0, max: 10, default: 1, doc: 'unused' } },
+    deterministic,
+    calls: 0,
+    *run(): Generator<SolverStep, SolverOutput, void> {
+      solver.calls++;
+      yield { stage: 'solve', iteration: 1, objective: 2 };
+      yield { stage: 'solve', iteration: 2, objective: 1 };
+      return {
+        embedding,
+        objective: [2, 1],
+        converged: true,
+        iterations: 2,
+        notes: ['toy note'],
+      };
+    },
+  } satisfies Solver & { calls: number };
+  return solver;
+}
+
+/**
+ * A solver that labels by itself, from the seed: an even seed gives the true partition, an
+ * odd one moves sample 2 to the other group (ACC 5/6). rng = createRng(seed), so key = seed.
+ */
+const seedLabeller: Solver = {
+  name: 'toy-labels',
+  title: 'toy',
+  description: 'labels from the seed parity',
+  schema: {},
+  deterministic: false,
+  *run(_ds, _params, _k, rng) {
+    const labels = Int32Array.from(TRUTH);
+    if (rng.key % 2n === 1n) labels[2] = 1;
+    yield { stage: 'solve', iteration: 1, objective: null };
+    return { embedding, labels, objective: [], converged: true, iterations: 1, notes: [] };
+  },
+};
+
+/** Drives the generator to the end: every step and the result. */
+function drain<T>(gen: Generator<ProtocolStep, T, void>): { steps: ProtocolStep[]; result: T } {
+  const steps: ProtocolStep[] = [];
+  for (;;) {
+    const r = gen.next();
+    if (r.done) return { steps, result: r.value };
+    steps.push(r.value);
+  }
+}
+
+describe('evaluate', () => {
+  it('single protocol: one seed, k-means on the embedding, metrics of clusteringMetrics', () => {
+    const solver = embeddingSolver(false);
+    const { steps, result } = drain(
+      evaluate(toyDataset(), solver, {}, 2, { protocol: 'single', seed: 4 }),
+    );
+    expect(solver.calls).toBe(1);
+    expect(result.seeds).toEqual([4]);
+    expect(result.perSeed).toHaveLength(1);
+    expect(result.metrics['ACC']).toEqual({ mean: 1, std: 0 });
+    expect(result.perSeed[0]!.metrics).toEqual({ ...clusteringMetrics(TRUTH, result.labels) });
+    expect(result.objective).toEqual([2, 1]);
+    expect(result).toMatchObject({ iterations: 2, converged: true, notes: ['toy note'] });
+    // Stages in order: the solver's, its closing step, k-means iterations and close, metrics.
+    const stages = steps.map((s) => s.step.stage);
+    expect(stages.slice(0, 3)).toEqual(['solve', 'solve', 'solve']);
+    expect(steps[2]!.step.values).toEqual({ end: 1 });
+    expect(stages.at(-1)).toBe('metrics');
+    expect(stages.at(-2)).toBe('kmeans');
+    expect(stages.filter((s) => s === 'kmeans').length).toBeGreaterThan(1);
+    expect(steps.every((s) => s.seedIndex === 1 && s.seedCount === 1)).toBe(true);
+  });
+
+  it('paper protocol: mean and N−1 std over the seeds, checked by hand', () => {
+    const { result } = drain(
+      evaluate(toyDataset(), seedLabeller, {}, 2, { protocol: 'paper', seed: 0, seeds: 3 }),
+    );
+    expect(result.seeds).toEqual([0, 1, 2]);
+    expect(result.perSeed.map((r) => r.metrics['ACC'])).toEqual([1, 5 / 6, 1]);
+    // ACC: 1, 5/6, 1 -> mean 17/18; deviations 1/18, −2/18, 1/18 -> std √(6/324 / 2) = √3/18.
+    expect(result.metrics['ACC']!.mean).toBeCloseTo(17 / 18, 14);
+    expect(result.metrics['ACC']!.std).toBeCloseTo(Math.sqrt(3) / 18, 14);
+    // The returned labels are the first seed's.
+    expect(Array.from(result.labels)).toEqual(TRUTH);
+  });
+
+  it('summarizeMetrics: sample std with N − 1, 0 for one value', () => {
+    const s = summarizeMetrics([{ metrics: { x: 1 } }, { metrics: { x: 3 } }]);
+    expect(s['x']).toEqual({ mean: 2, std: Math.SQRT2 });
+    expect(summarizeMetrics([{ metrics: { x: 5 } }])['x']).toEqual({ mean: 5, std: 0 });
+  });
+
+  it('a deterministic solver is solved once; a random one once per seed', () => {
+    const det = embeddingSolver(true);
+    const { steps, result } = drain(
+      evaluate(toyDataset(), det, {}, 2, { protocol: 'paper', seed: 10, seeds: 4, replicates: 2 }),
+    );
+    expect(det.calls).toBe(1);
+    expect(result.perSeed).toHaveLength(4);
+    expect(steps.filter((s) => s.step.stage === 'solve')).toHaveLength(3);
+    expect(new Set(steps.map((s) => s.seedIndex))).toEqual(new Set([1, 2, 3, 4]));
+    expect(result.notes).toEqual(['toy note', expect.stringMatching(/solved once/)]);
+    const random = embeddingSolver(false);
+    drain(evaluate(toyDataset(), random, {}, 2, { protocol: 'paper', seed: 10, seeds: 4 }));
+    expect(random.calls).toBe(4);
+  });
+
+  it('the same seed gives the same labels', () => {
+    const run = (seed: number): number[] =>
+      Array.from(
+        drain(evaluate(toyDataset(), embeddingSolver(false), {}, 3, { protocol: 'single', seed }))
+          .result.labels,
+      );
+    expect(run(42)).toEqual(run(42));
+  });
+
+  it('without labels: the silhouette of the labels on the embedding', () => {
+    const { result } = drain(
+      evaluate(toyDataset(false), embeddingSolver(false), {}, 2, { protocol: 'single', seed: 1 }),
+    );
+    const expected = silhouette(embedding, result.labels, createRng(0)).score;
+    expect(Object.keys(result.metrics)).toEqual(['Silhouette']);
+    expect(result.metrics['Silhouette']!.mean).toBeCloseTo(expected, 14);
+  });
+
+  it('refuses bad parameters, k and seeds before solving', () => {
+    const solver = embeddingSolver(false);
+    const opts = { protocol: 'single', seed: 0 } as const;
+    expect(() => drain(evaluate(toyDataset(), solver, { scale: 11 }, 2, opts))).toThrow(ParamError);
+    expect(() => drain(evaluate(toyDataset(), solver, { bogus: 1 }, 2, opts))).toThrow(
+      /unknown parameter 'bogus'/,
+    );
+    expect(() => drain(evaluate(toyDataset(), solver, {}, 7, opts))).toThrow(/k must be .* 1 to 6/);
+    expect(() =>
+      drain(evaluate(toyDataset(), solver, {}, 2, { protocol: 'paper', seed: 0, seeds: 0 })),
+    ).toThrow(/seeds must be/);
+    expect(() => drain(evaluate(toyDataset(), solver, {}, 2, { ...opts, seed: -1 }))).toThrow(
+      /seed must be/,
+    );
+    expect(solver.calls).toBe(0);
+  });
+});
