@@ -8,6 +8,13 @@ commands:
   info <file> [--mask <file|variable>] [--fold k] [--views v] [--labels v]
               [--orientation "n x d"|"d x n"] [--labels-file f] [--json]
                          describe a dataset and every decision taken to read it
+  methods [--json]       the clustering methods and their parameters
+  run <method> <file> [--<param> value ...] [--k n] [--seed n]
+              [--protocol single|paper] [--seeds n] [--out dir] [--json]
+              [--mask ... as info]
+                         cluster a dataset; saves a run bundle in --out (./mvstudio-runs)
+  compare <file> --methods a,b,... [--seeds 20] [--seed n] [--k n] [--out dir] [--json]
+                         the paper protocol (mean ± std over seeds) for each method
   serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)
   help                   this text`;
 
@@ -17,6 +24,12 @@ export async function main(argv: string[]): Promise<number> {
     case 'info': {
       const { runInfo } = await import('./info');
       return runInfo(rest);
+    }
+    case 'methods':
+    case 'run':
+    case 'compare': {
+      const { runCommand } = await import('./run');
+      return runCommand(command, rest);
     }
     case 'serve': {
       const { runServe } = await import('./serve');

@@ -1,0 +1,440 @@
+/**
+ * `mvstudio methods | run | compare`: the solvers of the registry run in-process under the
+ * evaluation protocol (core/protocol.ts), timed here (the host owns the clock), each run saved
+ * as a bundle (io/bundle.ts). Exit 0 on success, 2 on bad input: an unknown method, parameter
+ * or option, a value out of range, an unreadable file.
+ */
+import { parseArgs } from 'node:util';
+import type { MultiViewDataset } from '../core/dataset';
+import {
+  evaluate,
+  type MetricSummary,
+  type ProtocolKind,
+  type ProtocolResult,
+  type ProtocolStep,
+} from '../core/protocol';
+import { ParamError, describeSpec, validateParams } from '../core/solvers/params';
+import { listSolvers } from '../core/solvers/registry';
+import type { ParamValue, Params, Solver } from '../core/solvers/types';
+import { writeRunBundle, type RunTimings } from '../io/bundle';
+import { loadDataset } from '../io/load';
+import type { LoadOptions } from '../shared/contract';
+import { UsageError, isInputError } from './errors';
+import { loadOptionsFrom } from './info';
+
+/** The metrics a run reports (specs/metrics.md, Improved IMVC-CBG order without Entropy). */
+const REPORTED = ['ACC', 'NMI', 'Purity', 'Fscore', 'Precision', 'Recall', 'ARI'] as const;
+
+/** Flags shared by `run` and `compare` that take a value (besides the dataset's load options). */
+const LOAD_FLAGS = ['mask', 'fold', 'views', 'labels', 'orientation', 'labels-file'] as const;
+/** Where bundles go without --out (relative to the working folder). */
+const OUT = 'mvstudio-runs';
+const RUN_FLAGS = new Set<string>(['k', 'seed', 'protocol', 'seeds', 'out', ...LOAD_FLAGS]);
+
+/** What `run --json` prints, and one element of `compare --json`. */
+export interface RunSummary {
+  readonly method: string;
+  readonly file: string;
+  readonly params: Params;
+  readonly seeds: readonly number[];
+  readonly metrics?: Readonly<Record<string, MetricSummary>>;
+  /** Without ground truth: the silhouette of the labels on the embedding. */
+  readonly silhouette?: MetricSummary;
+  readonly timings: RunTimings;
+  readonly iterations: number;
+  readonly converged: boolean;
+  readonly bundle: string;
+}
+
+/** One run's settings, after parsing. */
+interface RunSettings {
+  readonly solver: Solver;
+  readonly rawParams: Readonly<Record<string, ParamValue>>;
+  readonly k: number | null;
+  readonly seed: number;
+  readonly protocol: ProtocolKind;
+  readonly seeds?: number;
+}
+
+/** The solver called `name`, or a UsageError naming the known ones. */
+function solverNamed(name: string): Solver {
+  const solver = listSolvers().find((s) => s.name === name);
+  if (solver) return solver;
+  const known = listSolvers().map((s) => s.name);
+  throw new UsageError(`unknown method '${name}'; methods: ${known.join(', ') || '(none)'}`);
+}
+
+/** A whole number from `min`, or a UsageError naming the flag. */
+function intFlag(flag: string, raw: string, min: number): number {
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isSafeInteger(v) || v < min) {
+    throw new UsageError(`--${flag} takes a whole number from ${min} (got '${raw}')`);
+  }
+  return v;
+}
+
+function protocolFlag(raw: string | undefined): ProtocolKind {
+  if (raw === undefined || raw === 'single' || raw === 'paper') return raw ?? 'single';
+  throw new UsageError(`--protocol takes 'single' or 'paper' (got '${raw}')`);
+}
+
+/**
+ * Splits `run`'s arguments into positionals, known flags and solver parameters: `--name value`
+ * or `--name=value`; `--json` alone. Anything not a known flag is a parameter, checked later
+ * against the method's schema.
+ */
+function splitRunArgs(argv: readonly string[]): {
+  positionals: string[];
+  flags: Map<string, string>;
+  params: Record<string, string>;
+  json: boolean;
+} {
+  const positionals: string[] = [];
+  const flags = new Map<string, string>();
+  const params: Record<string, string> = {};
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    if (arg === '--json') {
+      json = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (name === '' || value === undefined) throw new UsageError(`${arg} needs a value`);
+    if (RUN_FLAGS.has(name)) flags.set(name, value);
+    else params[name] = value;
+  }
+  return { positionals, flags, params, json };
+}
+
+/** k from the flag, else the number of classes; a UsageError when neither is usable. */
+function resolveK(k: number | null, ds: MultiViewDataset): number {
+  const chosen = k ?? ds.labels?.classes.length ?? null;
+  if (chosen === null)
+    throw new UsageError('the dataset has no labels: give the clusters with --k');
+  if (chosen > ds.n) {
+    throw new UsageError(`--k must be at most ${ds.n} (the samples), got ${chosen}`);
+  }
+  return chosen;
+}
+
+/** Seconds since `t0` (performance.now() milliseconds). */
+const since = (t0: number): number => (performance.now() - t0) / 1000;
+
+/** A progress line on stderr, only when it is a terminal; at most ten per second. */
+function progressReporter(method: string): { step(s: ProtocolStep): void; done(): void } {
+  if (!process.stderr.isTTY) return { step: () => {}, done: () => {} };
+  let last = 0;
+  return {
+    step(s) {
+      const now = performance.now();
+      if (now - last < 100) return;
+      last = now;
+      const obj = s.step.objective === null ? '' : ` objective ${s.step.objective.toPrecision(6)}`;
+      process.stderr.write(
+        `\r\x1b[K${method}: seed ${s.seedIndex}/${s.seedCount} ${s.step.stage} ${s.step.iteration}${obj}`,
+      );
+    },
+    done: () => process.stderr.write('\r\x1b[K'),
+  };
+}
+
+/**
+ * Drives the protocol to its end, timing each `next()` into the stage of the step it returned
+ * (core/protocol.ts's timing contract): 'kmeans', 'metrics', and the solver's stages (solve_s).
+ */
+function drive(
+  gen: Generator<ProtocolStep, ProtocolResult, void>,
+  onStep: (s: ProtocolStep) => void,
+): { result: ProtocolResult; solve_s: number; kmeans_s: number } {
+  let solve = 0;
+  let km = 0;
+  for (;;) {
+    const t0 = performance.now();
+    const r = gen.next();
+    const dt = since(t0);
+    if (r.done) return { result: r.value, solve_s: solve, kmeans_s: km };
+    if (r.value.step.stage === 'kmeans') km += dt;
+    else if (r.value.step.stage !== 'metrics') solve += dt;
+    onStep(r.value);
+  }
+}
+
+/** One method on a loaded dataset: protocol, timings, bundle; returns the summary and k. */
+async function runOne(
+  file: string,
+  loadOptions: LoadOptions,
+  ds: MultiViewDataset,
+  load_s: number,
+  settings: RunSettings,
+  outDir: string,
+): Promise<{ summary: RunSummary; k: number }> {
+  const t0 = performance.now();
+  const { solver, seed, protocol } = settings;
+  const params = validateParams(solver.schema, settings.rawParams);
+  const k = resolveK(settings.k, ds);
+  const progress = progressReporter(solver.name);
+  const options = {
+    protocol,
+    seed,
+    ...(settings.seeds !== undefined ? { seeds: settings.seeds } : {}),
+  };
+  const { result, solve_s, kmeans_s } = drive(
+    evaluate(ds, solver, params, k, options),
+    progress.step,
+  );
+  progress.done();
+  const timings = { total_s: load_s + since(t0), load_s, solve_s, kmeans_s };
+  const bundle = await writeRunBundle(outDir, {
+    datasetPath: file,
+    loadOptions,
+    dataset: ds,
+    method: solver.name,
+    params,
+    k,
+    seed,
+    protocol,
+    result,
+    timings,
+  });
+  const labelled = ds.labels !== null;
+  return { summary: summaryOf(solver.name, file, params, result, timings, bundle, labelled), k };
+}
+
+function summaryOf(
+  method: string,
+  file: string,
+  params: Params,
+  result: ProtocolResult,
+  timings: RunTimings,
+  bundle: string,
+  labelled: boolean,
+): RunSummary {
+  const scores: { metrics?: Record<string, MetricSummary>; silhouette?: MetricSummary } = {};
+  if (labelled) {
+    const m: Record<string, MetricSummary> = {};
+    for (const name of REPORTED) if (result.metrics[name]) m[name] = result.metrics[name];
+    scores.metrics = m;
+  } else if (result.metrics['Silhouette']) {
+    scores.silhouette = result.metrics['Silhouette'];
+  }
+  return {
+    method,
+    file,
+    params,
+    seeds: result.seeds,
+    ...scores,
+    timings,
+    iterations: result.iterations,
+    converged: result.converged,
+    bundle,
+  };
+}
+
+/** Loads the dataset, timing it. */
+async function timedLoad(
+  file: string,
+  options: LoadOptions,
+): Promise<{ ds: MultiViewDataset; load_s: number }> {
+  const t0 = performance.now();
+  const ds = await loadDataset(file, options);
+  return { ds, load_s: since(t0) };
+}
+
+/** Load options from a flag map (`run`) or parsed values (`compare`). */
+function loadOptionsOf(get: (flag: string) => string | undefined): LoadOptions {
+  const values: Record<string, string> = {};
+  for (const f of LOAD_FLAGS) {
+    const v = get(f);
+    if (v !== undefined) values[f] = v;
+  }
+  return loadOptionsFrom(values);
+}
+
+const fmt = (m: MetricSummary | undefined): string =>
+  m ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : '-';
+
+/** Left-aligned first column, the others right-aligned. */
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** The human-readable form of one run (k and protocol are not part of the summary). */
+export function formatRun(s: RunSummary, k: number, protocol: ProtocolKind): string {
+  const params = Object.entries(s.params).map(([k, v]) => `${k}=${String(v)}`);
+  const t = s.timings;
+  const scores = s.metrics ?? (s.silhouette ? { Silhouette: s.silhouette } : {});
+  const out = [
+    `method      ${s.method}`,
+    `file        ${s.file}`,
+    `params      ${params.join(' ') || '(none)'}`,
+    `k           ${k}`,
+    `protocol    ${protocol}`,
+    `seeds       ${s.seeds.length === 1 ? s.seeds[0] : `${s.seeds[0]}..${s.seeds.at(-1)} (${s.seeds.length})`}`,
+    '',
+    table([['metric', 'mean ± std'], ...Object.entries(scores).map(([name, m]) => [name, fmt(m)])]),
+    '',
+    `iterations  ${s.iterations}${s.converged ? '' : ' (NOT converged)'}`,
+    `time        ${t.total_s.toFixed(2)} s (load ${t.load_s.toFixed(2)}, solve ${t.solve_s.toFixed(2)}, k-means ${t.kmeans_s.toFixed(2)})`,
+    `bundle      ${s.bundle}`,
+  ];
+  return out.join('\n') + '\n';
+}
+
+/** The table of `compare`: mean ± std per metric and total time, one row per method. */
+export function formatCompare(runs: readonly RunSummary[]): string {
+  const names = runs[0]?.metrics ? [...REPORTED] : ['Silhouette'];
+  const cell = (s: RunSummary, name: string): string =>
+    fmt(s.metrics ? s.metrics[name] : s.silhouette);
+  return (
+    table([
+      ['method', ...names, 'time (s)'],
+      ...runs.map((s) => [s.method, ...names.map((n) => cell(s, n)), s.timings.total_s.toFixed(2)]),
+    ]) +
+    '\n\n' +
+    runs.map((s) => `${s.method}: ${s.bundle}`).join('\n') +
+    '\n'
+  );
+}
+
+/** `mvstudio methods [--json]`. */
+async function methods(argv: string[]): Promise<number> {
+  const { values } = parseStrict(() =>
+    parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true }),
+  );
+  const list = listSolvers().map((s) => ({
+    name: s.name,
+    title: s.title,
+    description: s.description,
+    deterministic: s.deterministic,
+    parameters: s.schema,
+  }));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(list, null, 2) + '\n');
+    return 0;
+  }
+  const out: string[] = [];
+  for (const s of listSolvers()) {
+    out.push(`${s.name}  ${s.title}${s.deterministic ? ' (deterministic)' : ''}`);
+    for (const [name, spec] of Object.entries(s.schema)) {
+      out.push(`  --${name}  ${describeSpec(spec)}; default ${String(spec.default)}`);
+      out.push(`      ${spec.doc}`);
+    }
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+/** `mvstudio run <method> <file> [--<param> value ...] [options]`. */
+async function run(argv: string[]): Promise<number> {
+  const { positionals, flags, params, json } = splitRunArgs(argv);
+  const [method, file, ...extra] = positionals;
+  if (method === undefined || file === undefined) {
+    throw new UsageError('run needs a method and a file: mvstudio run <method> <file>');
+  }
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const solver = solverNamed(method);
+  validateParams(solver.schema, params); // refuse bad parameters before loading the data
+  const get = (f: string): string | undefined => flags.get(f);
+  const protocol = protocolFlag(get('protocol'));
+  const seedsRaw = get('seeds');
+  if (seedsRaw !== undefined && protocol !== 'paper') {
+    throw new UsageError('--seeds applies to --protocol paper only');
+  }
+  const kRaw = get('k');
+  const settings: RunSettings = {
+    solver,
+    rawParams: params,
+    k: kRaw === undefined ? null : intFlag('k', kRaw, 1),
+    seed: intFlag('seed', get('seed') ?? '0', 0),
+    protocol,
+    ...(seedsRaw !== undefined ? { seeds: intFlag('seeds', seedsRaw, 1) } : {}),
+  };
+  const loadOptions = loadOptionsOf(get);
+  const { ds, load_s } = await timedLoad(file, loadOptions);
+  const { summary, k } = await runOne(file, loadOptions, ds, load_s, settings, get('out') ?? OUT);
+  process.stdout.write(json ? JSON.stringify(summary) + '\n' : formatRun(summary, k, protocol));
+  return 0;
+}
+
+const COMPARE_OPTIONS = {
+  methods: { type: 'string' },
+  seeds: { type: 'string' },
+  seed: { type: 'string' },
+  k: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  mask: { type: 'string' },
+  fold: { type: 'string' },
+  views: { type: 'string' },
+  labels: { type: 'string' },
+  orientation: { type: 'string' },
+  'labels-file': { type: 'string' },
+} as const;
+
+/** `mvstudio compare <file> --methods a,b [--seeds 20] [options]`: the paper protocol per method. */
+async function compare(argv: string[]): Promise<number> {
+  const { values, positionals } = parseStrict(() =>
+    parseArgs({ args: argv, options: COMPARE_OPTIONS, allowPositionals: true, strict: true }),
+  );
+  const [file, ...extra] = positionals;
+  if (file === undefined) throw new UsageError('compare needs a file: mvstudio compare <file>');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (!values.methods) throw new UsageError('compare needs --methods a,b,...');
+  const solvers = values.methods.split(',').map((m) => solverNamed(m.trim()));
+  const common = {
+    rawParams: {},
+    k: values.k === undefined ? null : intFlag('k', values.k, 1),
+    seed: intFlag('seed', values.seed ?? '0', 0),
+    protocol: 'paper' as const,
+    seeds: intFlag('seeds', values.seeds ?? '20', 1),
+  };
+  const loadOptions = loadOptionsFrom(values);
+  const { ds, load_s } = await timedLoad(file, loadOptions);
+  const runs: RunSummary[] = [];
+  for (const solver of solvers) {
+    const settings = { ...common, solver };
+    const { summary } = await runOne(file, loadOptions, ds, load_s, settings, values.out ?? OUT);
+    runs.push(summary);
+  }
+  process.stdout.write(values.json ? JSON.stringify(runs) + '\n' : formatCompare(runs));
+  return 0;
+}
+
+/** Calls node:util parseArgs, turning its errors into UsageErrors. */
+function parseStrict<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** Entry of the three subcommands; `command` is 'methods', 'run' or 'compare'. */
+export async function runCommand(command: string, argv: string[]): Promise<number> {
+  try {
+    if (command === 'methods') return await methods(argv);
+    if (command === 'compare') return await compare(argv);
+    return await run(argv);
+  } catch (e) {
+    if (isInputError(e) || e instanceof ParamError) {
+      process.stderr.write(`mvstudio ${command}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

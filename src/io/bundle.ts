@@ -1,0 +1,235 @@
+/**
+ * Run bundles: one folder per run, written atomically (io/atomic `writeFolderAtomic`), holding
+ *   run.json    what was run, on what, how, and what came out (RunRecord below, version 1)
+ *   labels.csv  `sample_id,cluster[,true_label]`: ids 1..n (or the dataset's sample ids),
+ *               clusters 1-based, true labels as their ORIGINAL values (not 0-based codes)
+ * A bundle holds everything needed to re-run it: dataset path and sha256, load options,
+ * method, validated parameters, k, seed and protocol (STYLE.md rule 9).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { arch, platform } from 'node:process';
+import { basename, extname, join } from 'node:path';
+import { version as appVersion } from '../../package.json';
+import { samplesByViewCount, type Decision, type MultiViewDataset } from '../core/dataset';
+import type { MetricSummary, ProtocolKind, ProtocolResult, SeedRun } from '../core/protocol';
+import type { Params, ParamValue } from '../core/solvers/types';
+import type { LoadOptions } from '../shared/contract';
+import { writeFolderAtomic } from './atomic';
+import { DataError } from './errors';
+
+/** Host-measured seconds. */
+export interface RunTimings {
+  readonly total_s: number;
+  readonly load_s: number;
+  readonly solve_s: number;
+  readonly kmeans_s: number;
+}
+
+/** What a host hands over to write a bundle. */
+export interface RunBundle {
+  readonly datasetPath: string;
+  readonly loadOptions: LoadOptions;
+  readonly dataset: MultiViewDataset;
+  readonly method: string;
+  /** Validated parameters (every schema entry, defaults filled in). */
+  readonly params: Params;
+  readonly k: number;
+  readonly seed: number;
+  readonly protocol: ProtocolKind;
+  readonly result: ProtocolResult;
+  readonly timings: RunTimings;
+  /** Creation time; default now. */
+  readonly createdAt?: Date;
+}
+
+/** run.json, version 1. */
+export interface RunRecord {
+  readonly version: 1;
+  readonly dataset: {
+    readonly path: string;
+    readonly sha256: string;
+    readonly loadOptions: LoadOptions;
+    readonly decisions: readonly Decision[];
+    readonly missing: {
+      readonly n: number;
+      /** Samples present in each view, in view order. */
+      readonly presentPerView: readonly number[];
+      /** samplesByViewCount[c − 1]: samples present in exactly c views. */
+      readonly samplesByViewCount: readonly number[];
+    };
+  };
+  readonly method: string;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  readonly k: number;
+  readonly seed: number;
+  readonly protocol: ProtocolKind;
+  readonly seeds: readonly number[];
+  readonly appVersion: string;
+  readonly platform: { readonly os: string; readonly arch: string; readonly node: string };
+  readonly timings: RunTimings;
+  readonly objective: readonly number[];
+  readonly iterations: number;
+  readonly converged: boolean;
+  readonly metrics: Readonly<Record<string, MetricSummary>>;
+  readonly perSeed: readonly SeedRun[];
+  readonly notes: readonly string[];
+  readonly createdAt: string;
+}
+
+/** sha256 (hex) of a file's bytes, streamed. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** `20261130T063200123Z`: an ISO time usable in a file name. */
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[-:.]/g, '');
+}
+
+/** A CSV field, quoted when it holds a comma, quote or line break. */
+function csvField(v: string | number): string {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** labels.csv: header, then one row per sample (cluster 1-based, original true labels). */
+export function labelsCsv(ds: MultiViewDataset, labels: Int32Array): string {
+  const truth = ds.labels;
+  const lines = [truth ? 'sample_id,cluster,true_label' : 'sample_id,cluster'];
+  for (let i = 0; i < ds.n; i++) {
+    const row = [csvField(ds.sampleIds?.[i] ?? i + 1), String(labels[i]! + 1)];
+    if (truth) row.push(csvField(truth.classes[truth.codes[i]!]!));
+    lines.push(row.join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The run.json record of a bundle (the dataset's sha256 computed by the caller). */
+function recordOf(b: RunBundle, sha256: string, createdAt: Date): RunRecord {
+  const ds = b.dataset;
+  return {
+    version: 1,
+    dataset: {
+      path: b.datasetPath,
+      sha256,
+      loadOptions: b.loadOptions,
+      decisions: ds.provenance.decisions,
+      missing: {
+        n: ds.n,
+        presentPerView: ds.views.map((v) => v.present.length),
+        samplesByViewCount: samplesByViewCount(ds).byCount,
+      },
+    },
+    method: b.method,
+    params: b.params,
+    k: b.k,
+    seed: b.seed,
+    protocol: b.protocol,
+    seeds: b.result.seeds,
+    appVersion,
+    platform: { os: platform, arch, node: process.version },
+    timings: b.timings,
+    objective: b.result.objective,
+    iterations: b.result.iterations,
+    converged: b.result.converged,
+    metrics: b.result.metrics,
+    perSeed: b.result.perSeed,
+    notes: b.result.notes,
+    createdAt: createdAt.toISOString(),
+  };
+}
+
+/**
+ * Writes a bundle folder `<dataset-basename>-<method>-<seed>-<timestamp>` inside `outDir`
+ * (created if needed), atomically; a `-2`, `-3`, … suffix keeps the name unique. Returns the
+ * folder's path.
+ */
+export async function writeRunBundle(outDir: string, bundle: RunBundle): Promise<string> {
+  const createdAt = bundle.createdAt ?? new Date();
+  const record = recordOf(bundle, await sha256File(bundle.datasetPath), createdAt);
+  const files = {
+    'run.json': JSON.stringify(record, null, 2) + '\n',
+    'labels.csv': labelsCsv(bundle.dataset, bundle.result.labels),
+  };
+  const file = basename(bundle.datasetPath);
+  const base = `${basename(file, extname(file))}-${bundle.method}-${bundle.seed}-${stamp(createdAt)}`;
+  for (let attempt = 1; ; attempt++) {
+    const dir = join(outDir, attempt === 1 ? base : `${base}-${attempt}`);
+    try {
+      await writeFolderAtomic(dir, files);
+      return dir;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code !== 'EEXIST' && code !== 'ENOTEMPTY') || attempt >= 1000) throw e;
+    }
+  }
+}
+
+type Check = (v: unknown) => boolean;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt: Check = (v) => Number.isSafeInteger(v);
+const isNum: Check = (v) => typeof v === 'number';
+const isStr: Check = (v) => typeof v === 'string';
+const arrayOf =
+  (c: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(c);
+
+/** Field -> check of the top level of run.json version 1. */
+const RECORD_CHECKS: Readonly<Record<string, Check>> = {
+  version: (v) => v === 1,
+  dataset: (v) =>
+    isObject(v) && isStr(v['path']) && isStr(v['sha256']) && isObject(v['loadOptions']),
+  method: isStr,
+  params: (v) =>
+    isObject(v) &&
+    Object.values(v).every((p) => ['number', 'boolean', 'string'].includes(typeof p)),
+  k: isInt,
+  seed: isInt,
+  protocol: (v) => v === 'single' || v === 'paper',
+  seeds: arrayOf(isInt),
+  appVersion: isStr,
+  platform: isObject,
+  timings: (v) =>
+    isObject(v) && ['total_s', 'load_s', 'solve_s', 'kmeans_s'].every((t) => isNum(v[t])),
+  objective: arrayOf(isNum),
+  iterations: isInt,
+  converged: (v) => typeof v === 'boolean',
+  metrics: (v) =>
+    isObject(v) &&
+    Object.values(v).every((m) => isObject(m) && isNum(m['mean']) && isNum(m['std'])),
+  perSeed: arrayOf(isObject),
+  notes: arrayOf(isStr),
+  createdAt: isStr,
+};
+
+/**
+ * Reads `<dir>/run.json` and checks its shape; throws a DataError naming the file and the first
+ * bad field otherwise.
+ */
+export async function readRunBundle(dir: string): Promise<RunRecord> {
+  const path = join(dir, 'run.json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    throw new DataError(path, `cannot read a run record: ${(e as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new DataError(path, 'a run record must be a JSON object');
+  for (const [field, check] of Object.entries(RECORD_CHECKS)) {
+    if (!check(parsed[field])) {
+      throw new DataError(
+        path,
+        field === 'version'
+          ? `unsupported run record version ${JSON.stringify(parsed[field])} (expected 1)`
+          : `field '${field}' is missing or malformed`,
+      );
+    }
+  }
+  return parsed as unknown as RunRecord;
+}

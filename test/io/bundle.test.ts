@@ -1,0 +1,157 @@
+/**
+ * Run bundles: run.json written and read back, labels.csv's header and rows (1-based clusters,
+ * original label values, quoted sample ids), unique folder names, malformed records refused.
+ * Atomicity itself is writeFolderAtomic's, tested in atomic.test.ts.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeLabels, type MultiViewDataset } from '../../src/core/dataset';
+import type { ProtocolResult } from '../../src/core/protocol';
+import { labelsCsv, readRunBundle, writeRunBundle, type RunBundle } from '../../src/io/bundle';
+import { DataError } from '../../src/io/errors';
+import { version } from '../../package.json';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mvstudio-bundle-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** 4 samples, view 'b' missing sample 2; labels 'cat'/'dog'; ids optional. */
+function dataset(file: string, sampleIds: string[] | null): MultiViewDataset {
+  return {
+    n: 4,
+    views: [
+      {
+        name: 'a',
+        d: 1,
+        values: { kind: 'dense', rows: 4, cols: 1, data: Float64Array.from([1, 2, 3, 4]) },
+        present: Int32Array.from([0, 1, 2, 3]),
+      },
+      {
+        name: 'b',
+        d: 1,
+        values: { kind: 'dense', rows: 3, cols: 1, data: Float64Array.from([1, 2, 4]) },
+        present: Int32Array.from([0, 1, 3]),
+      },
+    ],
+    labels: makeLabels('Y', ['dog', 'cat', 'dog', 'cat']),
+    sampleIds,
+    provenance: {
+      file,
+      format: 'synthetic',
+      variables: ['X', 'Y'],
+      orientation: ['n x d', 'n x d'],
+      missingness: 'natural',
+      decisions: [{ topic: 'views', choice: 'X', reason: 'the only cell', overridden: false }],
+      warnings: [],
+    },
+  };
+}
+
+const result: ProtocolResult = {
+  labels: Int32Array.from([1, 0, 1, 0]),
+  perSeed: [
+    { seed: 7, metrics: { ACC: 1 }, iterations: 3, converged: true },
+    { seed: 8, metrics: { ACC: 0.5 }, iterations: 3, converged: true },
+  ],
+  metrics: { ACC: { mean: 0.75, std: Math.sqrt(0.125) } },
+  objective: [3, 2, 1],
+  iterations: 3,
+  converged: true,
+  notes: ['a note'],
+  seeds: [7, 8],
+};
+
+async function bundleFor(sampleIds: string[] | null): Promise<RunBundle> {
+  const datasetPath = join(dir, 'toy data.mat');
+  await writeFile(datasetPath, 'not really a MAT-file');
+  return {
+    datasetPath,
+    loadOptions: { labels: 'Y' },
+    dataset: dataset(datasetPath, sampleIds),
+    method: 'toy',
+    params: { alpha: 0.5, mode: 'fast' },
+    k: 2,
+    seed: 7,
+    protocol: 'paper',
+    result,
+    timings: { total_s: 1.5, load_s: 0.25, solve_s: 1, kmeans_s: 0.25 },
+    createdAt: new Date('2026-11-30T06:30:00.123Z'),
+  };
+}
+
+describe('run bundles', () => {
+  it('write then read: run.json holds the documented record', async () => {
+    const b = await bundleFor(null);
+    const out = await writeRunBundle(join(dir, 'runs'), b);
+    expect(basename(out)).toBe('toy data-toy-7-20261130T063000123Z');
+    expect((await readdir(out)).sort()).toEqual(['labels.csv', 'run.json']);
+    const rec = await readRunBundle(out);
+    const sha = createHash('sha256').update('not really a MAT-file').digest('hex');
+    expect(rec).toMatchObject({
+      version: 1,
+      dataset: {
+        path: b.datasetPath,
+        sha256: sha,
+        loadOptions: { labels: 'Y' },
+        decisions: [{ topic: 'views', choice: 'X' }],
+        missing: { n: 4, presentPerView: [4, 3], samplesByViewCount: [1, 3] },
+      },
+      method: 'toy',
+      params: { alpha: 0.5, mode: 'fast' },
+      k: 2,
+      seed: 7,
+      protocol: 'paper',
+      seeds: [7, 8],
+      appVersion: version,
+      platform: { os: process.platform, arch: process.arch, node: process.version },
+      timings: b.timings,
+      objective: [3, 2, 1],
+      iterations: 3,
+      converged: true,
+      metrics: result.metrics,
+      perSeed: result.perSeed,
+      notes: ['a note'],
+      createdAt: '2026-11-30T06:30:00.123Z',
+    });
+  });
+
+  it('labels.csv: 1-based clusters, original label values, ids 1..n', async () => {
+    const out = await writeRunBundle(dir, await bundleFor(null));
+    expect(await readFile(join(out, 'labels.csv'), 'utf8')).toBe(
+      'sample_id,cluster,true_label\n1,2,dog\n2,1,cat\n3,2,dog\n4,1,cat\n',
+    );
+  });
+
+  it('labels.csv: the dataset sample ids (quoted when needed); no true_label without labels', async () => {
+    const ds = { ...dataset('x', ['a', 'b,c', 'say "hi"', 'd']), labels: null };
+    expect(labelsCsv(ds, result.labels)).toBe(
+      'sample_id,cluster\na,2\n"b,c",1\n"say ""hi""",2\nd,1\n',
+    );
+  });
+
+  it('never overwrites: the same name gets a -2 suffix', async () => {
+    const b = await bundleFor(null);
+    const first = await writeRunBundle(dir, b);
+    const second = await writeRunBundle(dir, b);
+    expect(second).toBe(`${first}-2`);
+    expect((await readRunBundle(second)).seed).toBe(7);
+  });
+
+  it('refuses a malformed or missing run.json with a DataError naming the field', async () => {
+    const out = await writeRunBundle(dir, await bundleFor(null));
+    const path = join(out, 'run.json');
+    const rec = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify({ ...rec, k: 'two' }));
+    await expect(readRunBundle(out)).rejects.toThrow(/field 'k' is missing or malformed/);
+    await writeFile(path, JSON.stringify({ ...rec, version: 2 }));
+    await expect(readRunBundle(out)).rejects.toThrow(/unsupported run record version 2/);
+    await expect(readRunBundle(join(dir, 'nope'))).rejects.toBeInstanceOf(DataError);
+  });
+});
