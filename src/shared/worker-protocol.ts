@@ -22,6 +22,8 @@ export interface RunRequest {
   /** 'single': one solve and one k-means; 'paper': `seeds` seeds × k-means best of 20. */
   readonly protocol: ProtocolKind;
   readonly seeds?: number;
+  /** Folder in which the worker writes the run bundle (run.json + labels.csv) when done. */
+  readonly bundleDir?: string;
 }
 
 export type ToWorker =
