@@ -1,6 +1,7 @@
 /**
  * electron-vite: the three Electron bundles.
  *   main     -> out/main/index.js    (ESM, like package.json "type": "module")
+ *               out/main/worker.js   (the solver worker, started as a utilityProcess)
  *   preload  -> out/preload/index.cjs (CommonJS: a sandboxed preload cannot be an ES module)
  *   renderer -> out/renderer/         (Svelte; the same sources as vite.web.config.ts)
  */
@@ -13,7 +14,11 @@ const svelteConfig = fileURLToPath(new URL('./svelte.config.js', import.meta.url
 export default defineConfig({
   main: {
     build: {
-      rolldownOptions: { output: { format: 'es' } },
+      // Two entries: the main process and the solver worker (a utilityProcess).
+      rolldownOptions: {
+        input: { index: 'src/main/index.ts', worker: 'src/worker/index.ts' },
+        output: { format: 'es' },
+      },
     },
   },
   preload: {

@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { isAppUrl } from '../backend/app-url';
 import { createHandlers } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
+import { WorkerHost } from '../backend/worker-host';
+import { spawnUtilityWorker } from './solver-process';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
 
@@ -102,6 +104,9 @@ async function start(): Promise<void> {
     },
   });
   registerIpc(handlers, appUrl);
+  // Solvers run in a utility process; the run channels of the renderer are still to come.
+  const workers = new WorkerHost({ spawn: spawnUtilityWorker });
+  app.on('will-quit', () => workers.dispose());
   installMenu(() => win);
 
   win = createWindow(appUrl);
