@@ -174,7 +174,14 @@ export function forkWorker(modulePath: string, execArgv: string[] = []): WorkerP
   const child = fork(modulePath, [], {
     serialization: 'advanced',
     execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  // Pass the worker's stderr through, keeping its end: it says why a worker died (e.g. out
+  // of memory).
+  let tail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-4096);
   });
   return {
     send: (message) => {
@@ -182,9 +189,12 @@ export function forkWorker(modulePath: string, execArgv: string[] = []): WorkerP
     },
     onMessage: (listener) => child.on('message', (m) => listener(m as FromWorker)),
     onExit: (listener) =>
-      child.once('exit', (code, signal) =>
-        listener(signal ? `killed by ${signal}` : `exit code ${code ?? 'unknown'}`),
-      ),
+      child.once('exit', (code, signal) => {
+        const how = signal ? `killed by ${signal}` : `exit code ${code ?? 'unknown'}`;
+        listener(
+          /heap out of memory|Allocation failed/i.test(tail) ? `out of memory (${how})` : how,
+        );
+      }),
     kill: () => child.kill('SIGKILL'),
   };
 }

@@ -13,6 +13,12 @@ serve(processPort(), async (request, hooks) => {
     if (request.method === 'crash' && i === 3) process.exit(3);
     if (request.method === 'hang' && i === 2) for (;;);
     if (request.method === 'fail' && i === 2) throw new RangeError('step 2 went wrong');
+    if (request.method === 'oom' && i === 2) {
+      // Ordinary JS objects live on the V8 heap, which --max-old-space-size caps (typed
+      // arrays' buffers would not be: they live outside it).
+      const hoard: number[][] = [];
+      for (;;) hoard.push(Array.from({ length: 1 << 16 }, (_, j) => j + 0.5));
+    }
     await sleep(ms);
     hooks.progress({
       seedIndex: 1,

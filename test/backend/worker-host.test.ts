@@ -93,6 +93,23 @@ describe('WorkerHost', () => {
     },
   );
 
+  it('a worker that runs out of memory fails its run with the reason; the next run succeeds', async () => {
+    host = new WorkerHost({
+      spawn: () => {
+        const w = forkWorker(FAKE, ['--import', 'tsx', '--max-old-space-size=64']);
+        spawned.push(w);
+        return w;
+      },
+    });
+    const o = await host.run(request('oom')).outcome;
+    expect(o).toMatchObject({ status: 'failed', error: { name: 'WorkerCrashed' } });
+    expect((o as { error: { message: string } }).error.message).toMatch(
+      /the solver worker stopped: out of memory \((killed by SIGABRT|exit code \d+)\)/,
+    );
+    expect((await host.run(request('steps', 2)).outcome).status).toBe('done');
+    expect(spawned.length).toBe(2);
+  });
+
   it('a worker that stops answering is killed and its run failed; the next run succeeds', async () => {
     const h = makeHost(1500);
     const o = await h.run(request('hang')).outcome;
