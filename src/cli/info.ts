@@ -7,6 +7,7 @@ import { summarize, type DatasetSummary } from '../core/dataset';
 import { loadDataset } from '../io/load';
 import type { LoadOptions } from '../shared/contract';
 import { UsageError, isInputError } from './errors';
+import { table } from './format';
 
 const INFO_OPTIONS = {
   mask: { type: 'string' },
@@ -80,18 +81,6 @@ export async function runInfo(argv: string[]): Promise<number> {
     }
     throw e;
   }
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 /** The human-readable form of `info`. */

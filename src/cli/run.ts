@@ -21,6 +21,7 @@ import { loadDataset } from '../io/load';
 import type { LoadOptions } from '../shared/contract';
 import { UsageError, isInputError } from './errors';
 import { loadOptionsFrom } from './info';
+import { table } from './format';
 
 /** The metrics a run reports (specs/metrics.md, Improved IMVC-CBG order without Entropy). */
 const REPORTED = ['ACC', 'NMI', 'Purity', 'Fscore', 'Precision', 'Recall', 'ARI'] as const;
@@ -259,19 +260,6 @@ function loadOptionsOf(get: (flag: string) => string | undefined): LoadOptions {
 
 const fmt = (m: MetricSummary | undefined): string =>
   m ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : '-';
-
-/** Left-aligned first column, the others right-aligned. */
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 /** The human-readable form of one run (k and protocol are not part of the summary). */
 export function formatRun(s: RunSummary, k: number, protocol: ProtocolKind): string {
