@@ -1,4 +1,5 @@
 /** Errors the CLI reports as bad input (exit 2) rather than as a bug (exit 1). */
+import { SolverInputError } from '../core/solvers/params';
 import { DataError } from '../io/errors';
 import { MatReadError } from '../io/mat/types';
 
@@ -10,5 +11,10 @@ export class UsageError extends Error {
 }
 
 export function isInputError(e: unknown): boolean {
-  return e instanceof UsageError || e instanceof DataError || e instanceof MatReadError;
+  return (
+    e instanceof UsageError ||
+    e instanceof DataError ||
+    e instanceof MatReadError ||
+    e instanceof SolverInputError
+  );
 }

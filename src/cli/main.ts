@@ -15,6 +15,10 @@ commands:
                          cluster a dataset; saves a run bundle in --out (./mvstudio-runs)
   compare <file> --methods a,b,... [--seeds 20] [--seed n] [--k n] [--out dir] [--json]
                          the paper protocol (mean ± std over seeds) for each method
+  synth --n N --k K --dims d1,d2,... --out file.npz [--complete p] [--seed s]
+        [--separation x] [--noise x] [--latent r] [--json]
+                         write a synthetic multi-view dataset (Gaussian mixture; a fraction
+                         p of samples in every view, the rest missing 1..V-1 views)
   serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)
   help                   this text`;
 
@@ -30,6 +34,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'compare': {
       const { runCommand } = await import('./run');
       return runCommand(command, rest);
+    }
+    case 'synth': {
+      const { runSynth } = await import('./synth');
+      return runSynth(rest);
     }
     case 'serve': {
       const { runServe } = await import('./serve');

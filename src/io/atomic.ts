@@ -9,7 +9,7 @@
  * those left by a killed process.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 const TMP_PREFIX = '.tmp-';
@@ -51,6 +51,33 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   const tmp = temporarySibling(path);
   try {
     await writeAndSync(tmp, data);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await syncDir(dirname(path));
+}
+
+/**
+ * Writes `path` atomically through `write`, which receives the open temporary file and writes
+ * it sequentially (for files too large to hold in one buffer). On any error the temporary is
+ * removed and `path` is left as it was.
+ */
+export async function writeFileAtomicWith(
+  path: string,
+  write: (fh: FileHandle) => Promise<void>,
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = temporarySibling(path);
+  try {
+    const fh = await open(tmp, 'wx');
+    try {
+      await write(fh);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true });

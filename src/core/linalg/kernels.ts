@@ -7,11 +7,12 @@
  * loops allocate once.
  *
  * - gemm.ts: register-blocked GEMM over packed panels (≈ 4 GFLOP/s on one core), `syrk`.
- * - sparse.ts: CSR × dense.
+ * - sparse.ts: CSR × dense, four dense columns at a time.
  * - eig.ts: symmetric eigendecomposition (Householder tridiagonalisation + implicit QL).
  * - qr.ts: Householder QR (blocked LQ of the transpose).
  * - svd.ts: thin SVD (QR + one-sided Jacobi) and orthogonal Procrustes.
  * - dense.ts: vector helpers and the transpose.
+ * - polar.ts: the polar factor (Procrustes) of a thin or wide matrix from its Gram matrix.
  */
 export { dot, nrm2, transposeInto } from './dense';
 export { gemm, matmul, matmulTA, matmulTB, syrk, type GemmOptions } from './gemm';
@@ -19,3 +20,4 @@ export { spmm, spmmTA } from './sparse';
 export { symEig, symEigValues, type SymEig } from './eig';
 export { qr } from './qr';
 export { procrustes, thinSvd, type Svd } from './svd';
+export { polar } from './polar';

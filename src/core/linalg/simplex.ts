@@ -57,12 +57,12 @@ function thresholdBySort(u: Float64Array): number {
  * The Newton shift of the reference for v0 (length m, Σv0 = 1, min v0 < 0): returns λ with
  * Σ max(v0 − λ, 0) = 1 up to NEWTON_TOL.
  */
-function newtonShift(v0: ArrayLike<number>, m: number): number {
+function newtonShift(v0: ArrayLike<number>, m: number, off = 0): number {
   let lambda = 0;
   for (let evals = 1; ; evals++) {
     let s = 0;
     let npos = 0;
-    for (let i = 0; i < m; i++) {
+    for (let i = off; i < off + m; i++) {
       const d = v0[i]! - lambda;
       if (d > 0) {
         s += d;
@@ -106,6 +106,32 @@ export function projectSimplexNewton(v: ArrayLike<number>, out?: Float64Array): 
   const lambda = newtonShift(x, m);
   for (let i = 0; i < m; i++) x[i] = Math.max(x[i]! - lambda, 0);
   return x;
+}
+
+/**
+ * `projectSimplexNewton` on a row of a row-major matrix, without allocating: projects
+ * src[srcOff .. srcOff + m) into dst[dstOff .. dstOff + m) (the same range of the same array is
+ * allowed). Identical arithmetic to `projectSimplexNewton`; m ≥ 1 is not checked.
+ */
+export function projectSimplexNewtonAt(
+  src: Float64Array,
+  srcOff: number,
+  m: number,
+  dst: Float64Array,
+  dstOff: number,
+): void {
+  let mean = 0;
+  for (let i = 0; i < m; i++) mean += src[srcOff + i]!;
+  mean /= m;
+  let min = Infinity;
+  for (let i = 0; i < m; i++) {
+    const x = src[srcOff + i]! - mean + 1 / m;
+    dst[dstOff + i] = x;
+    if (x < min) min = x;
+  }
+  if (min >= 0) return;
+  const lambda = newtonShift(dst, m, dstOff);
+  for (let i = dstOff; i < dstOff + m; i++) dst[i] = Math.max(dst[i]! - lambda, 0);
 }
 
 /**

@@ -5,6 +5,18 @@
  */
 import type { ParamSchema, ParamSpec, ParamValue, Params } from './types';
 
+/**
+ * A dataset or parameter combination a solver cannot run on (m < k, a view without samples,
+ * a sample in no view, ...): bad input, which every host reports as such (the CLI exits 2, the
+ * worker fails the run with the message). The message names the method and the problem.
+ */
+export class SolverInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SolverInputError';
+  }
+}
+
 export class ParamError extends Error {
   constructor(
     readonly param: string,

@@ -4,6 +4,7 @@
  * imported here.
  */
 import { bsv } from './bsv';
+import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
 import type { Solver } from './types';
 
@@ -35,3 +36,4 @@ export function getSolver(name: string): Solver {
 }
 
 register(kmeansConcat, bsv);
+register(imvcCbg);

@@ -35,6 +35,10 @@ describe('spmm, spmmTA', () => {
     [30, 20, 7, 0.2],
     [200, 150, 10, 0.05],
     [50, 60, 1, 0.3],
+    [40, 30, 4, 0.3],
+    [40, 30, 5, 0.3],
+    [40, 30, 8, 0.3],
+    [40, 30, 11, 0.3],
   ])('S %i×%i times a dense block with %i columns (density %f)', (m, k, n, density) => {
     const [S, D] = randCsr(m, k, density, m + k + n);
     const B = randMat(k, n, 3 * n);

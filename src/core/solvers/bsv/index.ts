@@ -22,6 +22,7 @@ import { blockEig, csrOp } from '../../linalg/blockeig';
 import type { Mat } from '../../linalg/types';
 import type { Rng } from '../../random';
 import { meanImputed, missingCount } from '../impute';
+import { SolverInputError } from '../params';
 import type { ParamSchema, Params, Solver, SolverOutput, SolverStep } from '../types';
 
 /** Largest n·d_v one densified (imputed) view may hold: 2e8 doubles = 1.6 GB. */
@@ -98,18 +99,20 @@ function* run(
   const forced = params['view'] as number;
   const V = ds.views.length;
   const { n } = ds;
-  if (V === 0) throw new Error('bsv: the dataset has no views');
+  if (V === 0) throw new SolverInputError('bsv: the dataset has no views');
   if (criterion === 'view' && forced > V) {
-    throw new Error(`bsv: parameter 'view' is ${forced}, but the dataset has ${V} views (1..${V})`);
+    throw new SolverInputError(
+      `bsv: parameter 'view' is ${forced}, but the dataset has ${V} views (1..${V})`,
+    );
   }
   if (neighbors > n - 2) {
-    throw new Error(
+    throw new SolverInputError(
       `bsv: parameter 'neighbors' is ${neighbors}, but n = ${n} samples allow at most ${n - 2}`,
     );
   }
   for (const v of ds.views) {
     if (n * v.d > MAX_VIEW_VALUES) {
-      throw new Error(
+      throw new SolverInputError(
         `bsv: view '${v.name}' would densify to n·d = ${n}·${v.d} = ${n * v.d} values, above ` +
           `the limit of ${MAX_VIEW_VALUES}`,
       );

@@ -10,6 +10,7 @@ import type { MultiViewDataset } from '../../dataset';
 import type { Mat } from '../../linalg/types';
 import type { Rng } from '../../random';
 import { meanImputed, missingCount } from '../impute';
+import { SolverInputError } from '../params';
 import type { ParamSchema, Params, Solver, SolverOutput, SolverStep } from '../types';
 
 /** Largest n·Σd_v the dense concatenation may hold: 2e8 doubles = 1.6 GB. */
@@ -74,7 +75,7 @@ export function concatenateViews(ds: MultiViewDataset, mode: ConcatNormalize): M
   const { n } = ds;
   const total = ds.views.reduce((s, v) => s + v.d, 0);
   if (n * total > MAX_CONCAT_VALUES) {
-    throw new Error(
+    throw new SolverInputError(
       `kmeans-concat: the dense concatenation would hold n·Σd = ${n}·${total} = ${n * total} ` +
         `values (${((n * total * 8) / 1e9).toFixed(1)} GB), above the limit of ` +
         `${MAX_CONCAT_VALUES} (${(MAX_CONCAT_VALUES * 8) / 1e9} GB); reduce the views' dimensions`,

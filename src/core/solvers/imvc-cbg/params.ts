@@ -1,0 +1,88 @@
+/**
+ * IMVC-CBG's parameters (STYLE.md rule 7): one schema drives validation, the CLI flags, the
+ * renderer's form and the docs. Defaults are the reference's Improved version (specs/imvc-cbg.md):
+ * m = k anchors, λ = 0, 50 iterations, tolerance 1e-3, α from the unsquared residual norm,
+ * row-normalised embedding; the start is seeded (well-posed) unless the user asks for the
+ * reference's own start.
+ */
+import type { ParamSchema } from '../types';
+
+export const imvcCbgSchema: ParamSchema = {
+  anchors: {
+    type: 'int',
+    min: 0,
+    max: 10_000,
+    default: 0,
+    doc:
+      'Number of anchors m (columns of the consensus anchor matrix C, rows of the bipartite ' +
+      'graph Z). 0 means m = k, the Improved version’s choice; the paper’s grid tried k, 2k, ' +
+      '3k and 5k. Must be at least the latent dimension.',
+  },
+  lambda: {
+    type: 'number',
+    min: 0,
+    max: 1e6,
+    default: 0,
+    doc:
+      'Weight λ of the ‖Z‖² regulariser. 0 is the reference’s Improved version; λ > 0 is the ' +
+      'paper’s model (Eq. 4): the Z-step divides by λ + Σ_v α_v²·[sample in view v], and the ' +
+      'objective adds λ‖Z‖².',
+  },
+  dimension: {
+    type: 'int',
+    min: 0,
+    max: 10_000,
+    default: 0,
+    doc:
+      'Latent dimension (rows of each projection W_v and of C). 0 means the number of ' +
+      'clusters k, as in the paper.',
+  },
+  iterations: {
+    type: 'int',
+    min: 1,
+    max: 1000,
+    default: 50,
+    doc: 'Cap on iterations (each: W-step, C-step, Z-step, α-step).',
+  },
+  tol: {
+    type: 'number',
+    min: 0,
+    max: 1,
+    exclusiveMin: true,
+    default: 1e-3,
+    doc: 'Stop when the relative objective change |obj(t−1) − obj(t)| / obj(t−1) falls below this.',
+  },
+  alphaRule: {
+    type: 'enum',
+    values: ['norm', 'squared'],
+    default: 'norm',
+    doc:
+      "View weights α_v ∝ 1/M_v from the residual norm M_v = ‖X_v − W_vᵀ C Z_v‖ ('norm', " +
+      "the reference code) or ∝ 1/M_v² ('squared', the paper's derivation).",
+  },
+  normalize: {
+    type: 'boolean',
+    default: true,
+    doc:
+      'Scale each row of the embedding (left singular vectors of Zᵀ) to unit length before ' +
+      'k-means, as the Improved version does.',
+  },
+  start: {
+    type: 'enum',
+    values: ['seeded', 'reference'],
+    default: 'seeded',
+    doc:
+      "'seeded': C with orthonormal rows and Z with columns on the simplex, drawn from the " +
+      "run's seed (well-posed). 'reference': the published start (C = 0, Z = [I 0]), whose " +
+      'first C-step is rank-deficient, so its result depends on floating-point details.',
+  },
+  restarts: {
+    type: 'int',
+    min: 1,
+    max: 100,
+    default: 1,
+    doc:
+      'Solve from this many seeded starts and keep the one with the lowest final objective ' +
+      '(no labels used). Ignored with the reference start.',
+  },
+};
