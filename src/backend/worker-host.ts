@@ -2,7 +2,8 @@
  * The host's side of the solver worker: starts it, sends runs, relays progress, cancels, and
  * survives it. A worker that exits or is killed mid-run (a crash, out of memory, SIGKILL) fails
  * that run with the reason; one that sends nothing for `stallMs` during a run is killed and the
- * run failed as "stopped answering". The next run starts a fresh worker. Runs go one at a time
+ * run failed as "stopped answering" (a fresh worker's start-up, until its 'ready', may take up to
+ * STARTUP_MS instead). The next run starts a fresh worker. Runs go one at a time
  * (the queue is here; the worker sees one run).
  *
  * How the process is started is injected (`spawn`): child_process.fork in the web host and the
@@ -40,9 +41,15 @@ interface Job {
 
 export interface WorkerHostOptions {
   spawn: () => WorkerProcess;
-  /** A run during which the worker sends nothing for this long is failed (default 120 s). */
+  /**
+   * A run during which the worker sends nothing for this long is failed (default 120 s); the
+   * clock starts when the worker is ready (start-up has STARTUP_MS).
+   */
   stallMs?: number;
 }
+
+/** Longest a fresh worker may take to say 'ready' before its run is failed as stalled. */
+export const STARTUP_MS = 60_000;
 
 let counter = 0;
 
@@ -53,6 +60,8 @@ export class WorkerHost {
   #queue: Job[] = [];
   #active: Job | null = null;
   #stallTimer: NodeJS.Timeout | null = null;
+  /** Workers that have sent 'ready'. */
+  readonly #ready = new WeakSet<WorkerProcess>();
   #disposed = false;
 
   constructor(options: WorkerHostOptions) {
@@ -98,7 +107,9 @@ export class WorkerHost {
     if (!job) return;
     this.#active = job;
     const worker = this.#ensureWorker();
-    this.#armStall();
+    // A fresh worker's start-up (loading modules, on a busy machine) is not a stall: the stall
+    // clock starts at its 'ready', within STARTUP_MS.
+    this.#armStall(this.#ready.has(worker) ? this.#stallMs : Math.max(this.#stallMs, STARTUP_MS));
     worker.send({ type: 'run', runId: job.runId, request: job.request });
   }
 
@@ -119,10 +130,15 @@ export class WorkerHost {
   }
 
   #onMessage(worker: WorkerProcess, m: FromWorker): void {
-    if (worker !== this.#worker || m.type === 'ready') return;
+    if (worker !== this.#worker) return;
+    if (m.type === 'ready') {
+      this.#ready.add(worker);
+      if (this.#active) this.#armStall(this.#stallMs);
+      return;
+    }
     const job = this.#active;
     if (!job || m.runId !== job.runId) return;
-    this.#armStall();
+    this.#armStall(this.#stallMs);
     switch (m.type) {
       case 'progress':
         job.onProgress(m.progress);
@@ -139,7 +155,7 @@ export class WorkerHost {
     }
   }
 
-  #armStall(): void {
+  #armStall(ms: number): void {
     if (this.#stallTimer) clearTimeout(this.#stallTimer);
     this.#stallTimer = setTimeout(() => {
       const worker = this.#worker;
@@ -149,10 +165,10 @@ export class WorkerHost {
         status: 'failed',
         error: {
           name: 'WorkerStalled',
-          message: `the solver worker stopped answering (nothing for ${this.#stallMs / 1000} s); it was restarted`,
+          message: `the solver worker stopped answering (nothing for ${ms / 1000} s); it was restarted`,
         },
       });
-    }, this.#stallMs);
+    }, ms);
     this.#stallTimer.unref();
   }
 

@@ -5,6 +5,10 @@ import { processPort } from '../../src/worker/port';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+// A slow start-up (module loading on a busy machine), before the loop says 'ready'.
+const startMs = Number(process.env['FAKE_WORKER_START_MS'] ?? 0);
+if (startMs > 0) await sleep(startMs);
+
 serve(processPort(), async (request, hooks) => {
   const steps = Number(request.params['steps'] ?? 5);
   const ms = Number(request.params['ms'] ?? 10);

@@ -1,7 +1,8 @@
 /**
  * The worker host against real child processes (child_process.fork, 'advanced' serialization)
  * running the real worker loop: progress for every step, cancel at a step boundary, a killed,
- * crashed or hung worker failing its run with the reason, and the next run on a fresh worker.
+ * crashed or hung worker failing its run with the reason, and the next run on a fresh worker;
+ * a worker slow to start is not taken for a hung one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -116,6 +117,17 @@ describe('WorkerHost', () => {
     expect(o).toMatchObject({ status: 'failed', error: { name: 'WorkerStalled' } });
     expect((await h.run(request('steps', 2)).outcome).status).toBe('done');
     expect(spawned.length).toBe(2);
+  });
+
+  it('a slow start-up is not a stall: the stall clock starts at ready', async () => {
+    process.env['FAKE_WORKER_START_MS'] = '2500';
+    try {
+      const h = makeHost(1000);
+      const o = await h.run(request('steps', 3)).outcome;
+      expect(o.status).toBe('done');
+    } finally {
+      delete process.env['FAKE_WORKER_START_MS'];
+    }
   });
 
   it('runs queue one at a time, and a queued run can be cancelled before it starts', async () => {
