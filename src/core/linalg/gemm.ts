@@ -1,27 +1,43 @@
 /**
  * Dense matrix products, C ← α·op(A)·op(B) + β·C with op(X) = X or Xᵀ, on row-major `Mat`s.
  *
- * Layout of the computation (the Goto/BLIS scheme, in plain TypeScript):
+ * Layout of the computation (the Goto/BLIS scheme):
  * - k is cut in slices of KC, n in panels of NC and m in blocks of MC, so a packed block of
- *   op(A) (MC×KC, 256 KiB) stays in L2 and a packed sliver of op(B) (KC×3, 6 KiB) in L1 while
+ *   op(A) (MC×KC, 256 KiB) stays in L2 and a packed sliver of op(B) (KC×NR, 6–8 KiB) in L1 while
  *   the micro-kernel sweeps down the A block;
- * - packing copies op(A) into slivers of MR = 4 rows and op(B) into slivers of NR = 3 columns,
+ * - packing copies op(A) into slivers of MR = 4 rows and op(B) into slivers of NR columns,
  *   each "k-major" (the values of one k step are adjacent), so the micro-kernel reads both
  *   strictly sequentially whatever the transposition: a transpose is paid for once per block in
  *   the packing copy, never materialised; edges are zero-padded, so the kernel's loop has no
  *   edge cases;
- * - the 4×3 micro-kernel keeps its 12 sums in registers: 24 flops per 7 loads.
- * Cost 2mnk flops; 3–4.5 GFLOP/s on one core here (bench medians vary with the machine's load),
- * against 0.5 for ml-matrix (toolchain.md).
- * The packing buffers are fixed module-level scratch (1.75 MiB), so a product into a given
- * `out` allocates nothing, and V8 compiles their bounds as constants.
+ * - the micro-kernel has two backends, the first that works chosen on first use
+ *   (`setGemmBackend` overrides, for tests and benchmarks):
+ *   - 'wasm', where the engine has WebAssembly SIMD (Node, Electron, current browsers):
+ *     wasm/gemm.wat, 4×4 tiles (NR = 4) whose 16 sums live in 8 f64x2 registers, 32 flops per
+ *     6 loads. The packing writes straight into the module's memory; the kernel sums the
+ *     product of an A block and a B panel over up to KP = 1024 of depth into a tile buffer
+ *     there, and TypeScript adds α times the buffer into C (`productWasm`). Its memory (2.5 MiB
+ *     at first, at most 7 MiB) grows with k and is kept;
+ *   - 'ts', the fallback: a 4×3 micro-kernel in plain TypeScript (NR = 3) whose 12 sums stay in
+ *     registers, 24 flops per 7 loads, over fixed module-level packing scratch (1.75 MiB).
+ *   Both form every product and sum as separate IEEE operations (no fused multiply-add), in
+ *   order of k within a slice: for k ≤ KC, α = 1 and β = 0 both give the plain triple loop's
+ *   bits exactly.
+ * Cost 2mnk flops. Here, at 1000² and 2000² (bench medians), the wasm kernel does 10–11
+ * GFLOP/s on a free core (4–7 with both cores busy with other work), about 3.5× the TypeScript
+ * one (3–4.5), against 0.5 for ml-matrix and 35–50 for OpenBLAS on one thread.
+ * A product into a given `out` allocates nothing (the wasm memory grows only when a product
+ * needs a deeper or wider B panel than any before, up to its cap).
  */
 import { resultMat } from './dense';
 import type { Mat } from './types';
+import { GEMM_WASM } from './wasm/gemm-wasm';
 
-/** Micro-tile rows and columns (the packing and the micro-kernel are written out for 4×3). */
+/** Micro-tile rows and columns (the packing and the TS micro-kernel are written out for 4×3). */
 const MR = 4;
 const NR = 3;
+/** Micro-tile columns of the wasm kernel (4×4: two f64x2 per row). */
+const NRW = 4;
 /** Cache blocking: depth of a packed slice, rows of a packed A block, columns of a B panel. */
 const KC = 256;
 const MC = 128;
@@ -139,10 +155,29 @@ function scaleBlock(m: number, n: number, beta: number, C: Strided): void {
 }
 
 /**
- * C (m×n) += α·op(A)·op(B), the blocked driver. With `upper`, micro-tiles lying wholly below
- * the diagonal are skipped (for syrk, m = n).
+ * C (m×n) += α·op(A)·op(B) on the selected backend. With `upper` (syrk, m = n), only the
+ * entries on and above the diagonal are guaranteed: micro-tiles lying wholly below it are
+ * skipped, and the caller mirrors the upper triangle.
  */
 function product(
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  A: Strided,
+  transA: boolean,
+  B: Strided,
+  transB: boolean,
+  C: Strided,
+  upper: boolean,
+): void {
+  const w = wasmKernel();
+  if (w) productWasm(w, m, n, k, alpha, A, transA, B, transB, C, upper);
+  else productTs(m, n, k, alpha, A, transA, B, transB, C, upper);
+}
+
+/** `product` on the TypeScript 4×3 micro-kernel. */
+function productTs(
   m: number,
   n: number,
   k: number,
@@ -162,7 +197,7 @@ function product(
       packPanelB(B, transB, p0, kb, j0, nb);
       for (let i0 = 0; i0 < m && !(upper && i0 >= j0 + nb); i0 += MC) {
         const mb = Math.min(MC, m - i0);
-        packPanelA(A, transA, i0, mb, p0, kb);
+        packPanelA(A, transA, i0, mb, p0, kb, PACK_A, 0);
         for (let j = 0; j < nb; j += NR) {
           const nr = Math.min(NR, nb - j);
           // With `upper`, rows below the tile's last column are not needed.
@@ -179,9 +214,10 @@ function product(
 }
 
 /**
- * Packs op(A)[i0 : i0+mb, p0 : p0+kb] into PACK_A as ⌈mb/MR⌉ slivers of MR rows: sliver s holds
- * op(A)[i0 + MR·s + t, p0 + p] at PACK_A[s·MR·kb + MR·p + t], zero for rows past mb. Untransposed
- * A is read along MR rows at once, transposed A along contiguous stretches of its rows.
+ * Packs op(A)[i0 : i0+mb, p0 : p0+kb] into dst from o0 on as ⌈mb/MR⌉ slivers of MR rows: sliver
+ * s holds op(A)[i0 + MR·s + t, p0 + p] at dst[o0 + s·MR·kb + MR·p + t], zero for rows past mb
+ * (both micro-kernels read this layout). Untransposed A is read along MR rows at once,
+ * transposed A along contiguous stretches of its rows.
  */
 function packPanelA(
   A: Strided,
@@ -190,10 +226,11 @@ function packPanelA(
   mb: number,
   p0: number,
   kb: number,
+  dst: Float64Array,
+  o0: number,
 ): void {
   const { data: a, offset, ld: lda } = A;
-  const dst = PACK_A;
-  let o = 0;
+  let o = o0;
   for (let i = 0; i < mb; i += MR) {
     const rows = Math.min(MR, mb - i);
     const r0 = i0 + i;
@@ -263,6 +300,204 @@ function packPanelB(
       for (let p = 0; p < kb; p++, o += NR) {
         for (let t = 0; t < NR; t++) {
           const src = offset + (transB ? (c0 + t) * ldb + p0 + p : (p0 + p) * ldb + c0 + t);
+          dst[o + t] = t < cols ? b[src]! : 0;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Depth of the op(B) panel the wasm path packs at once (KP×NC, at most 6 MiB): the kernel sums
+ * KP/KC slices into its tile buffer before TypeScript adds the buffer into C, so C is read and
+ * written once per KP of depth rather than once per KC.
+ */
+const KP = 1024;
+/** Byte offsets in the wasm memory: the packed A block, the tile buffer T, the packed B panel. */
+const W_A = 0;
+const W_T = W_A + 8 * MC * KC;
+const W_B = W_T + 8 * MC * NC;
+const PAGE = 65536;
+
+/** The instantiated wasm kernel and its memory, which grows with the depth of the B panel. */
+interface WasmKernel {
+  /** gemm.wat's `block(pa, pb, pc, mb, nb, kb, ldc, lim, acc)`, see there. */
+  readonly block: (...args: number[]) => void;
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  /** A view of the whole memory, renewed when it grows. */
+  f64: Float64Array;
+}
+
+/** The part of the WebAssembly API used here (typed locally: core's lib has no DOM types). */
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+  Memory: new (desc: { initial: number; maximum: number }) => WasmKernel['memory'];
+}
+
+/** Which micro-kernel the products run on: WebAssembly SIMD or plain TypeScript. */
+export type GemmBackend = 'wasm' | 'ts';
+
+let wantWasm = true;
+/** undefined until first needed; null when this engine cannot run the module. */
+let wasmState: WasmKernel | null | undefined;
+
+/**
+ * Chooses the micro-kernel (for tests and benchmarks; the default is 'wasm'). 'wasm' falls back
+ * to 'ts' where WebAssembly or its SIMD extension is missing. Returns the backend now in use.
+ */
+export function setGemmBackend(backend: GemmBackend): GemmBackend {
+  wantWasm = backend === 'wasm';
+  return gemmBackend();
+}
+
+/** The backend the products use now (instantiating the wasm kernel if it is wanted). */
+export function gemmBackend(): GemmBackend {
+  return wasmKernel() ? 'wasm' : 'ts';
+}
+
+/** The wasm kernel if wanted and available, instantiated synchronously on first use. */
+function wasmKernel(): WasmKernel | null {
+  if (!wantWasm) return null;
+  if (wasmState === undefined) wasmState = instantiateWasm();
+  return wasmState;
+}
+
+/**
+ * Compiles GEMM_WASM synchronously over a memory holding A, T and one KC slice of B, or returns
+ * null when WebAssembly is absent, rejects the module (no SIMD) or refuses to compile (a page
+ * whose CSP lacks 'wasm-unsafe-eval'). Synchronous compilation is allowed everywhere for a
+ * module this small (Chromium's main-thread limit is 4 KiB).
+ */
+function instantiateWasm(): WasmKernel | null {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  try {
+    if (!api || !api.validate(GEMM_WASM)) return null;
+    const memory = new api.Memory({
+      initial: Math.ceil((W_B + 8 * KC * NC) / PAGE),
+      maximum: Math.ceil((W_B + 8 * KP * NC) / PAGE),
+    });
+    const instance = new api.Instance(new api.Module(GEMM_WASM), { env: { memory } });
+    const block = instance.exports.block;
+    if (typeof block !== 'function') return null;
+    const f64 = new Float64Array(memory.buffer);
+    return { block: block as WasmKernel['block'], memory, f64 };
+  } catch {
+    return null;
+  }
+}
+
+/** Grows the wasm memory to at least `bytes` (it never shrinks) and renews the view over it. */
+function reserve(w: WasmKernel, bytes: number): void {
+  const have = w.memory.buffer.byteLength;
+  if (have >= bytes) return;
+  w.memory.grow(Math.ceil((bytes - have) / PAGE));
+  w.f64 = new Float64Array(w.memory.buffer);
+}
+
+const roundUp4 = (x: number): number => (x + 3) & ~3;
+
+/**
+ * `product` on the wasm kernel. Loops: n in panels of NC; k in chunks of KP, whose op(B) panel
+ * is packed whole (KC slices one after the other, slivers of NRW = 4 columns); m in blocks of
+ * MC. For an A block, each KC slice is packed and the kernel adds its product into the tile
+ * buffer T (MC × NC, starting from zero at the first slice), then α·T is added into C. So each
+ * entry of C receives its dot product summed in order over a whole KP chunk, and with α = 1,
+ * β = 0 and k ≤ KP equals the plain sequential loop's bit for bit. With `upper`, the kernel skips
+ * tiles wholly below the diagonal and only entries on and above it are added.
+ */
+function productWasm(
+  w: WasmKernel,
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  A: Strided,
+  transA: boolean,
+  B: Strided,
+  transB: boolean,
+  C: Strided,
+  upper: boolean,
+): void {
+  const { data: c, offset: c0, ld: ldc } = C;
+  const t0 = W_T / 8;
+  for (let j0 = 0; j0 < n; j0 += NC) {
+    const nb = Math.min(NC, n - j0);
+    const nbPad = roundUp4(nb);
+    for (let q0 = 0; q0 < k; q0 += KP) {
+      const kq = Math.min(KP, k - q0);
+      reserve(w, W_B + 8 * kq * nbPad);
+      const mem = w.f64;
+      for (let p0 = q0; p0 < q0 + kq; p0 += KC) {
+        const kb = Math.min(KC, q0 + kq - p0);
+        packPanelB4(B, transB, p0, kb, j0, nb, mem, W_B / 8 + (p0 - q0) * nbPad);
+      }
+      for (let i0 = 0; i0 < m && !(upper && i0 >= j0 + nb); i0 += MC) {
+        const mb = Math.min(MC, m - i0);
+        const mbPad = roundUp4(mb);
+        // Tile (i, j) of T is computed when i < lim + j + 4: all of them, or with `upper`
+        // those reaching the diagonal (global row i0 + i, global column j0 + j).
+        const lim = upper ? j0 - i0 : mbPad;
+        for (let p0 = q0; p0 < q0 + kq; p0 += KC) {
+          const kb = Math.min(KC, q0 + kq - p0);
+          packPanelA(A, transA, i0, mb, p0, kb, mem, W_A / 8);
+          const pb = W_B + 8 * (p0 - q0) * nbPad;
+          w.block(W_A, pb, W_T, mbPad, nbPad, kb, nbPad, lim, p0 === q0 ? 0 : 1);
+        }
+        for (let i = 0; i < mb; i++) {
+          const r = c0 + (i0 + i) * ldc + j0;
+          const t = t0 + i * nbPad;
+          for (let j = upper ? Math.max(0, i - lim) : 0; j < nb; j++)
+            c[r + j]! += alpha * mem[t + j]!;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Packs op(B)[p0 : p0+kb, j0 : j0+nb] into dst from o0 on as ⌈nb/4⌉ slivers of 4 columns (the
+ * wasm kernel's layout): sliver s holds op(B)[p0 + p, j0 + 4s + t] at dst[o0 + 4s·kb + 4p + t],
+ * zero for columns past nb.
+ */
+function packPanelB4(
+  B: Strided,
+  transB: boolean,
+  p0: number,
+  kb: number,
+  j0: number,
+  nb: number,
+  dst: Float64Array,
+  o0: number,
+): void {
+  const { data: b, offset, ld: ldb } = B;
+  let o = o0;
+  for (let j = 0; j < nb; j += NRW) {
+    const cols = Math.min(NRW, nb - j);
+    const cj = j0 + j;
+    if (cols === NRW && !transB) {
+      for (let p = 0, s = offset + p0 * ldb + cj; p < kb; p++, o += NRW, s += ldb) {
+        dst[o] = b[s]!;
+        dst[o + 1] = b[s + 1]!;
+        dst[o + 2] = b[s + 2]!;
+        dst[o + 3] = b[s + 3]!;
+      }
+    } else if (cols === NRW) {
+      let s0 = offset + cj * ldb + p0;
+      let s1 = s0 + ldb;
+      let s2 = s1 + ldb;
+      let s3 = s2 + ldb;
+      for (let p = 0; p < kb; p++, o += NRW) {
+        dst[o] = b[s0++]!;
+        dst[o + 1] = b[s1++]!;
+        dst[o + 2] = b[s2++]!;
+        dst[o + 3] = b[s3++]!;
+      }
+    } else {
+      for (let p = 0; p < kb; p++, o += NRW) {
+        for (let t = 0; t < NRW; t++) {
+          const src = offset + (transB ? (cj + t) * ldb + p0 + p : (p0 + p) * ldb + cj + t);
           dst[o + t] = t < cols ? b[src]! : 0;
         }
       }
