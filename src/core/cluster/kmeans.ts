@@ -161,7 +161,8 @@ function sqDist(X: Float64Array, i: number, C: Float64Array, j: number, d: numbe
  * Register-blocked: 4 rows × 2 centres per pass over p share each loaded x_ip and c_jp across 8
  * accumulators (measured at n = 100,000, d = 20, k = 10: ~15-20 ms per full D against ~55 ms
  * for one row × one centre, ~55 ms for the ‖x‖² − 2x·c + ‖c‖² expansion in a loop, ~47 ms for
- * the expansion through `matmulTB`'s reference body); leftover rows and centres go one by one.
+ * the expansion through `matmulTB`'s reference body); an odd centre out goes 4 rows × 1 centre,
+ * leftover rows one by one.
  */
 function updateDistances(w: Work, m: number, scan: boolean): void {
   const { X, k, D, C, changed } = w;
@@ -220,9 +221,30 @@ function updateDistances(w: Work, m: number, scan: boolean): void {
       D[r + 3 * k + j0] = s30;
       D[r + 3 * k + j1] = s31;
     }
-    for (; q < m; q++) {
-      const j = changed[q]!;
-      for (let ii = i; ii < i + 4; ii++) D[ii * k + j] = sqDist(data, ii, C, j, d);
+    if (q < m) {
+      // The odd centre out: 4 rows × 1 centre, sharing each loaded c_jp.
+      const j0 = changed[q]!;
+      const c0 = j0 * d;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
+      for (let p = 0; p < d; p++) {
+        const u = C[c0 + p]!;
+        let t = data[x0 + p]! - u;
+        s0 += t * t;
+        t = data[x1 + p]! - u;
+        s1 += t * t;
+        t = data[x2 + p]! - u;
+        s2 += t * t;
+        t = data[x3 + p]! - u;
+        s3 += t * t;
+      }
+      const r = i * k;
+      D[r + j0] = s0;
+      D[r + k + j0] = s1;
+      D[r + 2 * k + j0] = s2;
+      D[r + 3 * k + j0] = s3;
     }
     if (scan) scanRows(w, i, i + 4); // while rows i..i+3 of X and D are in cache
   }
