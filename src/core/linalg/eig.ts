@@ -272,10 +272,18 @@ function tridiagonalQl(d: Float64Array, e: Float64Array, z: Float64Array | null,
     sweeps: 0,
     rotations: 0,
   };
+  // ‖T‖ (max row sum of |T|): a coupling at the rounding level of the whole matrix splits
+  // the block too (EISPACK tql2's test), or a block of rounding noise (the null space of a
+  // low-rank matrix) is chased forever.
+  let norm = 0;
+  for (let i = 0; i < n; i++) {
+    norm = Math.max(norm, Math.abs(d[i]!) + Math.abs(e[i]!) + (i > 0 ? Math.abs(e[i - 1]!) : 0));
+  }
+  const floor = Number.EPSILON * norm;
   for (let l = 0; l < n; l++) {
     for (let sweep = 0; ; sweep++) {
       let m = l;
-      while (m < n - 1 && !negligible(e[m]!, d[m]!, d[m + 1]!)) m++;
+      while (m < n - 1 && !negligible(e[m]!, d[m]!, d[m + 1]!, floor)) m++;
       if (m === l) break;
       if (sweep === MAX_SWEEPS) throw new Error(`symEig: QL did not converge for eigenvalue ${l}`);
       const lo = qlSweep(d, e, l, m, buf.cs, 2 * buf.rotations);
@@ -293,10 +301,13 @@ function tridiagonalQl(d: Float64Array, e: Float64Array, z: Float64Array | null,
 /** Smallest positive normal double. */
 const TINY = 2 ** -1022;
 
-/** Whether the coupling e between diagonal entries d0, d1 is negligible (the block splits). */
-function negligible(e: number, d0: number, d1: number): boolean {
+/**
+ * Whether the coupling e between diagonal entries d0, d1 is negligible (the block splits):
+ * relative to its neighbours, below `floor` (ε·‖T‖), or below the smallest normal number.
+ */
+function negligible(e: number, d0: number, d1: number, floor: number): boolean {
   const t = Math.abs(e);
-  return t <= Number.EPSILON * (Math.abs(d0) + Math.abs(d1)) || t < TINY;
+  return t <= Number.EPSILON * (Math.abs(d0) + Math.abs(d1)) || t <= floor || t < TINY;
 }
 
 /**

@@ -4,6 +4,7 @@
  * imported here.
  */
 import { bsv } from './bsv';
+import { cgl, cgmvcNc } from './cgl';
 import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
 import type { Solver } from './types';
@@ -37,3 +38,4 @@ export function getSolver(name: string): Solver {
 
 register(kmeansConcat, bsv);
 register(imvcCbg);
+register(cgl, cgmvcNc);

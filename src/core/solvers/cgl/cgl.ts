@@ -1,0 +1,459 @@
+/**
+ * The CGL / CGMVC-NC iteration (README.md; spec cgl-cgmvc-nc.md; seed paper Eqs. 7–17), one
+ * generator for both methods: the T-step's shrinkage is the parameter that tells them apart.
+ *
+ * Inputs: views[v]: (n, d_v) dense, rows = samples in the order the FFT runs along.
+ *   0. x ← (x − mean(x))/std(x) per sample and view (std with N − 1; 0 → eps).
+ *   1. W_v = symmetrised PKN graph (k neighbours); L_v = D^{-1/2}·W_v·D^{-1/2} (sparse).
+ *   2. objective[0] = Σ_v ½λ‖L_v‖² (H = 0, T = 0); then per pass t = 2 … iterations:
+ *      H-step  G_v = λL_v + Q_v(½(T_v + T_vᵀ) − ½F̄_vF̄_vᵀ)Q_v (previous q_v, T_v, F̄_v);
+ *              H_v = top-c eigenvectors of G_v; q_i = 1/‖h_i‖; F̄_v = diag(q)·H_v   (Eq. 14)
+ *      T-step  shrink the singular values of every Fourier slice of 𝓑 (`tensor.ts`)  (Eq. 16–17)
+ *      objective = Σ_v [½λ‖L_v − H_vH_vᵀ‖² + ½‖T_v − F̄_vF̄_vᵀ‖²] + penalty
+ *      stop when t ≥ minIterations and |Δobj|/|obj_prev| < tolerance.
+ *   3. consensus graph: PKN (k neighbours) on the distance 2 − (1/V)Σ_v F̄_vF̄_vᵀ   (Eq. 6)
+ *      (kNN on the concatenated F̄, never the n × n matrix), then its spectral embedding.
+ *
+ * Two paths compute the same numbers: 'factorised' (default; O(n·V·c) memory, `tensor.ts`
+ * FactorisedTensor, block eigensolver on λL_v + low rank) and 'dense' (n ≤ 1000: materialised
+ * 𝓑 and T_v, dense G_v and `symEig`), which the tests use as ground truth.
+ */
+import { normalisedAffinity } from '../../graph/affinity';
+import { knn, type Knn } from '../../graph/knn';
+import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
+import { spectralEmbedding } from '../../graph/spectral';
+import { csrOp, lowRankOp, scaledOp, sumOp, type SymOp } from '../../linalg/blockeig';
+import { topEigenpairs } from './hstep';
+import { matmulTA, matmulTB, spmm, symEig } from '../../linalg/kernels';
+import type { Csr, Mat } from '../../linalg/types';
+import type { Shrinkage } from './shrink';
+import { denseTensorStep, FactorisedTensor, type TensorTerms } from './tensor';
+
+export type CglPath = 'factorised' | 'dense';
+
+export interface CglOptions {
+  readonly lambda: number;
+  readonly shrinkage: Shrinkage;
+  /** Neighbours of the view graphs and of the consensus graph. */
+  readonly neighbors: number;
+  /** Most objective values, the initial one included (the reference's max_iter = 100). */
+  readonly iterations: number;
+  /** The stop test applies from this objective count on (the reference: iter > 40, i.e. 41). */
+  readonly minIterations: number;
+  readonly tolerance: number;
+  readonly path: CglPath;
+  /** Relative residual tolerance of the H-step eigensolver (factorised path). */
+  readonly eigTol?: number;
+}
+
+/** The graphs of step 1: one normalised affinity per view. */
+export interface CglGraphs {
+  readonly n: number;
+  /** (V,) L_v: (n, n) CSR. */
+  readonly L: readonly Csr[];
+  /** (V,) ‖L_v‖²_F. */
+  readonly L2: Float64Array;
+}
+
+/** A step of the iteration: the objective and its terms after one pass. */
+export interface CglIterate {
+  /** 1-based pass (the objective index t − 1; objective[0] is the initial value). */
+  readonly pass: number;
+  readonly objective: number;
+  /** (V,) ½λ‖L_v − H_vH_vᵀ‖². */
+  readonly graph: Float64Array;
+  /** (V,) ½‖T_v − F̄_vF̄_vᵀ‖². */
+  readonly tensor: Float64Array;
+  readonly penalty: number;
+  readonly tubalRank: number;
+  readonly maxPasses: number;
+  readonly relChange: number;
+  readonly eigIterations: number;
+}
+
+export interface CglState {
+  /** (V,) F̄_v: (n, c) row-normalised embeddings of the last pass. */
+  readonly Fbar: Mat[];
+  /** (V,) H_v: (n, c) eigenvectors of the last pass. */
+  readonly H: Mat[];
+  readonly objective: number[];
+  readonly terms: { graph: number[][]; tensor: number[][]; penalty: number[]; tubalRank: number[] };
+  readonly converged: boolean;
+  /** Last T-step's slice spectrum: (⌊n/2⌋+1) × V σ and σ'. */
+  readonly sigma: Float64Array;
+  readonly kept: Float64Array;
+  /** Dense path only: the last T_v. */
+  readonly T: Mat[] | null;
+  /** Factorised path only: the last T-step (T_v = F̄_vF̄_vᵀ + ΔP_v·F_catᵀ). */
+  readonly factor: { readonly tensor: FactorisedTensor; readonly Fcat: Mat } | null;
+  /** H-steps whose eigensolver missed its tolerance. */
+  readonly eigMisses: number;
+  /** Samples whose embedding row was zero in some view (q = 0 used). */
+  readonly zeroRows: number;
+}
+
+/** Step 0: each sample (row) of X z-scored over its features (std with N − 1; 0 → eps). */
+export function zscoreRows(X: Mat): Mat {
+  const { rows, cols } = X;
+  const data = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    const o = i * cols;
+    let mean = 0;
+    for (let j = 0; j < cols; j++) mean += X.data[o + j]!;
+    mean /= cols;
+    let ss = 0;
+    for (let j = 0; j < cols; j++) ss += (X.data[o + j]! - mean) ** 2;
+    let sd = cols > 1 ? Math.sqrt(ss / (cols - 1)) : 0;
+    if (sd === 0) sd = MATLAB_EPS;
+    for (let j = 0; j < cols; j++) data[o + j] = (X.data[o + j]! - mean) / sd;
+  }
+  return { rows, cols, data };
+}
+
+/**
+ * The reference's neighbour lists (`constructW_PKN`: sort each row of the distance matrix, the
+ * sample itself included, and drop the first entry): from the k + 1 nearest *other* samples
+ * `nn`, the sample i is merged in at distance dist(i, i) and the list re-sorted by
+ * (distance, index); the first entry is dropped. All distances are recomputed by `dist`, so a
+ * sample and an exact duplicate of it tie exactly: the lower index sorts first, and a sample whose
+ * duplicate has a lower index keeps itself as a neighbour (3Sources holds one duplicated
+ * document, which is how the reference graph differs from a self-excluding kNN).
+ */
+export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => number): Knn {
+  const { n, k } = nn;
+  const indices = new Int32Array(n * k);
+  const distances = new Float64Array(n * k);
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    pairs.length = 0;
+    pairs.push([dist(i, i), i]);
+    for (let r = 0; r < k; r++) {
+      const j = nn.indices[i * k + r]!;
+      pairs.push([dist(i, j), j]);
+    }
+    pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (let r = 0; r < k; r++) {
+      distances[i * k + r] = pairs[r + 1]![0];
+      indices[i * k + r] = pairs[r + 1]![1];
+    }
+  }
+  return { n, k, indices, distances };
+}
+
+/** Squared Euclidean distance as the reference forms it: max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0). */
+function gramDistance(X: Mat): (i: number, j: number) => number {
+  const { rows, cols, data } = X;
+  const sq = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    let s = 0;
+    for (let p = i * cols; p < (i + 1) * cols; p++) s += data[p]! * data[p]!;
+    sq[i] = s;
+  }
+  return (i, j) => {
+    let d = 0;
+    const oi = i * cols;
+    const oj = j * cols;
+    for (let p = 0; p < cols; p++) d += data[oi + p]! * data[oj + p]!;
+    return Math.max(sq[i]! + sq[j]! - 2 * d, 0);
+  };
+}
+
+/** Step 1's graph of one view: PKN on the reference's neighbour lists, symmetrised. */
+export function viewGraph(X: Mat, neighbors: number): Csr {
+  if (!Number.isInteger(neighbors) || neighbors < 1 || neighbors > X.rows - 2) {
+    throw new Error(`viewGraph: ${neighbors} neighbours need at least ${neighbors + 2} samples`);
+  }
+  const nn = referenceNeighbours(knn(X, neighbors + 1), gramDistance(X));
+  return symmetrise(pknRows(nn, neighbors));
+}
+
+/** Steps 0–1 for views[v]: (n, d_v): z-scored rows, PKN graph, normalised affinity. */
+export function buildGraphs(views: readonly Mat[], neighbors: number): CglGraphs {
+  const n = views[0]!.rows;
+  const L = views.map((X) => normalisedAffinity(viewGraph(zscoreRows(X), neighbors)));
+  const L2 = Float64Array.from(L, (S) => S.data.reduce((a, x) => a + x * x, 0));
+  return { n, L, L2 };
+}
+
+function denseOf(S: Csr): Mat {
+  const data = new Float64Array(S.rows * S.cols);
+  for (let i = 0; i < S.rows; i++)
+    for (let p = S.indptr[i]!; p < S.indptr[i + 1]!; p++)
+      data[i * S.cols + S.indices[p]!] = S.data[p]!;
+  return { rows: S.rows, cols: S.cols, data };
+}
+
+function zerosMat(rows: number, cols: number): Mat {
+  return { rows, cols, data: new Float64Array(rows * cols) };
+}
+
+/** q_i = 1/‖h_i‖ (0 for a zero row), F̄ = diag(q)·H; returns the number of zero rows. */
+function normaliseInto(H: Mat, q: Float64Array, F: Mat): number {
+  const { rows, cols } = H;
+  let zeros = 0;
+  for (let i = 0; i < rows; i++) {
+    let s = 0;
+    for (let j = 0; j < cols; j++) s += H.data[i * cols + j]! ** 2;
+    const qi = s > 0 ? 1 / Math.sqrt(s) : 0;
+    if (s === 0) zeros++;
+    q[i] = qi;
+    for (let j = 0; j < cols; j++) F.data[i * cols + j] = H.data[i * cols + j]! * qi;
+  }
+  return zeros;
+}
+
+/** ½λ‖L − HHᵀ‖² = ½λ(‖L‖² − 2·tr(HᵀLH) + ‖HᵀH‖²), from n × c products. */
+function graphTerm(lambda: number, L: Csr, L2: number, H: Mat): number {
+  const LH = spmm(L, H);
+  let tr = 0;
+  for (let p = 0; p < LH.data.length; p++) tr += LH.data[p]! * H.data[p]!;
+  const HtH = matmulTA(H, H);
+  let g = 0;
+  for (const x of HtH.data) g += x * x;
+  return 0.5 * lambda * (L2 - 2 * tr + g);
+}
+
+/** ½λ‖L − HHᵀ‖² formed densely (dense path). */
+function graphTermDense(lambda: number, Ld: Mat, H: Mat): number {
+  const HH = matmulTB(H, H);
+  let acc = 0;
+  for (let p = 0; p < HH.data.length; p++) acc += (Ld.data[p]! - HH.data[p]!) ** 2;
+  return 0.5 * lambda * acc;
+}
+
+/** Top-c eigenvectors (descending) of a dense symmetric G through `symEig`. */
+function topDense(G: Mat, c: number): Mat {
+  const n = G.rows;
+  const e = symEig(G);
+  const H = zerosMat(n, c);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < c; j++) H.data[i * c + j] = e.vectors.data[i * n + (n - 1 - j)]!;
+  return H;
+}
+
+/**
+ * The iteration (step 2). Yields one CglIterate per pass; returns the final state.
+ * `graphs` from `buildGraphs`; c = number of clusters (≤ n).
+ */
+export function* cglIterate(
+  graphs: CglGraphs,
+  c: number,
+  o: CglOptions,
+): Generator<CglIterate, CglState, void> {
+  const { n, L, L2 } = graphs;
+  const V = L.length;
+  const w = V * c;
+  const { lambda, shrinkage } = o;
+  const eigTol = o.eigTol ?? 1e-12;
+  const dense = o.path === 'dense';
+  const Ld = dense ? L.map(denseOf) : null;
+  const H: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
+  let Fbar: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
+  let Fnext: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
+  const q = Array.from({ length: V }, () => new Float64Array(n));
+  const Fcat = zerosMat(n, w);
+  const ft = dense ? null : new FactorisedTensor(n, V, c);
+  let T: Mat[] | null = null;
+  const U = dense ? null : zerosMat(n, 2 * w);
+  const Wm = dense ? null : zerosMat(n, 2 * w);
+  const objective: number[] = [];
+  const terms = {
+    graph: [] as number[][],
+    tensor: [] as number[][],
+    penalty: [] as number[],
+    tubalRank: [] as number[],
+  };
+  let init = 0;
+  for (let v = 0; v < V; v++) init += 0.5 * lambda * L2[v]!;
+  objective.push(init);
+  let converged = false;
+  let last: TensorTerms | null = null;
+  let eigMisses = 0;
+  let zeroRows = 0;
+  for (let t = 2; t <= o.iterations; t++) {
+    const first = t === 2;
+    const graph = new Float64Array(V);
+    let eigIterations = 0;
+    // H-step, every view from the previous iterate.
+    for (let v = 0; v < V; v++) {
+      const qv = q[v]!;
+      let Hv: Mat;
+      if (dense) {
+        const G = Float64Array.from(Ld![v]!.data, (x) => lambda * x);
+        if (!first) {
+          const Fv = Fbar[v]!;
+          const FF = matmulTB(Fv, Fv);
+          const Tv = T![v]!.data;
+          for (let i = 0; i < n; i++)
+            for (let j = 0; j < n; j++) {
+              const inner = 0.5 * (Tv[i * n + j]! + Tv[j * n + i]!) - 0.5 * FF.data[i * n + j]!;
+              G[i * n + j]! += qv[i]! * inner * qv[j]!;
+            }
+        }
+        Hv = topDense({ rows: n, cols: n, data: G }, c);
+      } else {
+        let op: SymOp = scaledOp(lambda, csrOp(L[v]!));
+        let shift = lambda;
+        let upper = lambda;
+        if (!first) {
+          // U = [Q(F̄_vE_vᵀ + ΔP_v), Q·F_cat], W = [½Q·F_cat, ½Q·ΔP_v]: U·Wᵀ =
+          // Q(½(T_v + T_vᵀ) − ½F̄_vF̄_vᵀ)Q with T_v = F̄_vF̄_vᵀ + ΔP_v·F_catᵀ.
+          const dP = ft!.dP[v]!.data;
+          const u = U!.data;
+          const wm = Wm!.data;
+          const f = Fcat.data;
+          const w2 = 2 * w;
+          let nP = 0;
+          let nF = 0;
+          let nV = 0;
+          for (let i = 0; i < n; i++) {
+            const qi = qv[i]!;
+            for (let j = 0; j < w; j++) {
+              const fij = qi * f[i * w + j]!;
+              const pij = qi * dP[i * w + j]!;
+              const inBlock = j >= v * c && j < (v + 1) * c;
+              u[i * w2 + j] = inBlock ? fij + pij : pij;
+              u[i * w2 + w + j] = fij;
+              wm[i * w2 + j] = 0.5 * fij;
+              wm[i * w2 + w + j] = 0.5 * pij;
+              nP += pij * pij;
+              nF += fij * fij;
+              if (inBlock) nV += fij * fij;
+            }
+          }
+          op = sumOp(op, lowRankOp(U!, Wm!));
+          const cross = Math.sqrt(nP * nF);
+          shift = lambda + cross;
+          upper = lambda + 0.5 * nV + cross;
+        }
+        const r = topEigenpairs(op, c, first ? null : H[v]!, shift, eigTol, {
+          lower: -shift,
+          upper,
+        });
+        eigIterations += r.products;
+        if (!r.converged) eigMisses++;
+        Hv = r.vectors;
+      }
+      H[v] = Hv;
+      zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));
+      graph[v] = dense ? graphTermDense(lambda, Ld![v]!, Hv) : graphTerm(lambda, L[v]!, L2[v]!, Hv);
+    }
+    [Fbar, Fnext] = [Fnext, Fbar];
+    for (let i = 0; i < n; i++)
+      for (let v = 0; v < V; v++)
+        Fcat.data.set(Fbar[v]!.data.subarray(i * c, (i + 1) * c), i * w + v * c);
+    // T-step.
+    let tt: TensorTerms;
+    if (dense) {
+      const r = denseTensorStep(Fbar, shrinkage);
+      T = r.T;
+      tt = r.terms;
+    } else {
+      tt = ft!.step(Fbar, Fcat, shrinkage);
+    }
+    last = tt;
+    let obj = tt.penalty;
+    for (let v = 0; v < V; v++) obj += graph[v]! + tt.tensor[v]!;
+    const prev = objective[objective.length - 1]!;
+    objective.push(obj);
+    const relChange = Math.abs((obj - prev) / prev);
+    terms.graph.push(Array.from(graph));
+    terms.tensor.push(Array.from(tt.tensor));
+    terms.penalty.push(tt.penalty);
+    terms.tubalRank.push(tt.tubalRank);
+    yield {
+      pass: t - 1,
+      objective: obj,
+      graph,
+      tensor: Float64Array.from(tt.tensor),
+      penalty: tt.penalty,
+      tubalRank: tt.tubalRank,
+      maxPasses: tt.maxPasses,
+      relChange,
+      eigIterations,
+    };
+    if (t >= o.minIterations && relChange < o.tolerance) {
+      converged = true;
+      break;
+    }
+  }
+  return {
+    Fbar,
+    H,
+    objective,
+    terms,
+    converged,
+    sigma: last ? Float64Array.from(last.sigma) : new Float64Array(0),
+    kept: last ? Float64Array.from(last.kept) : new Float64Array(0),
+    T,
+    factor: ft ? { tensor: ft, Fcat } : null,
+    eigMisses,
+    zeroRows,
+  };
+}
+
+/**
+ * Step 3's graph: for each sample its `neighbors` + 1 nearest others under the distance
+ * 2 − Dis_ij, Dis = (1/V)Σ_v F̄_vF̄_vᵀ (ties to the lower index), PKN weights, symmetrised.
+ * Factorised: exact kNN on F_cat (n × Vc), since ‖f_i − f_j‖² = 2V − 2V·Dis_ij for unit rows,
+ * then the selected distances recomputed as 2 − Dis_ij from the row products. Dense: from Dis.
+ */
+export function consensusGraph(Fbar: readonly Mat[], neighbors: number, path: CglPath): Csr {
+  const V = Fbar.length;
+  const n = Fbar[0]!.rows;
+  const c = Fbar[0]!.cols;
+  const k1 = neighbors + 1;
+  const indices = new Int32Array(n * k1);
+  const distances = new Float64Array(n * k1);
+  const dis = (i: number, j: number): number => {
+    let s = 0;
+    for (let v = 0; v < V; v++) {
+      const f = Fbar[v]!.data;
+      let d = 0;
+      for (let a = 0; a < c; a++) d += f[i * c + a]! * f[j * c + a]!;
+      s += d;
+    }
+    return 2 - s / V;
+  };
+  if (path === 'dense') {
+    // The whole row of 2 − Dis, self included, sorted by (distance, index); the first dropped.
+    const D = new Float64Array(n * n);
+    for (const F of Fbar) {
+      const P = matmulTB(F, F).data;
+      for (let p = 0; p < n * n; p++) D[p]! += P[p]!;
+    }
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) order[j] = j;
+      const row = (j: number): number => 2 - D[i * n + j]! / V;
+      const sorted = Array.from(order)
+        .sort((a, b) => row(a) - row(b) || a - b)
+        .slice(1, k1 + 1);
+      for (let r = 0; r < k1; r++) {
+        indices[i * k1 + r] = sorted[r]!;
+        distances[i * k1 + r] = row(sorted[r]!);
+      }
+    }
+  } else {
+    const Fcat = zerosMat(n, V * c);
+    for (let i = 0; i < n; i++)
+      for (let v = 0; v < V; v++)
+        Fcat.data.set(Fbar[v]!.data.subarray(i * c, (i + 1) * c), i * V * c + v * c);
+    const nn = referenceNeighbours(knn(Fcat, k1), dis);
+    return symmetrise(pknRows(nn, neighbors));
+  }
+  const nn: Knn = { n, k: k1, indices, distances };
+  return symmetrise(pknRows(nn, neighbors));
+}
+
+/** Step 3: the consensus graph and its c-dimensional spectral embedding (rows normalised). */
+export function consensusEmbedding(
+  Fbar: readonly Mat[],
+  neighbors: number,
+  c: number,
+  path: CglPath,
+): { readonly W: Csr; readonly embedding: Mat; readonly converged: boolean } {
+  const W = consensusGraph(Fbar, neighbors, path);
+  const s = spectralEmbedding(W, c, { tol: 1e-10 });
+  return { W, embedding: s.embedding, converged: s.converged };
+}
