@@ -4,7 +4,12 @@
  */
 import { parseRequest, serializeError } from '../shared/contract';
 import type { Channel, Envelope, Request, Response, SerializedError } from '../shared/contract';
+import { tmpdir } from 'node:os';
+import { basename, extname, join } from 'node:path';
+import { writeFileAtomic } from '../io/atomic';
+import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
+import { methodInfos, type RunManager } from './runs';
 
 /** One function per channel of the contract; a missing channel is a compile error. */
 export type Handlers = { [C in Channel]: (req: Request<C>) => Promise<Response<C>> };
@@ -13,9 +18,27 @@ export type Handlers = { [C in Channel]: (req: Request<C>) => Promise<Response<C
 export interface HostServices {
   /** Asks the user for a dataset file: the native dialog under Electron; the web host has none and returns null. */
   pickFile(): Promise<string | null>;
+  /** Asks the user where to save a file: the native dialog under Electron; null in the web host. */
+  pickSaveFile?(defaultName: string): Promise<string | null>;
+  /** Where generated files (missing-view masks) go; default a folder in the OS temp dir. */
+  dataDir?: string;
 }
 
-export function createHandlers(library: DatasetLibrary, host: HostServices): Handlers {
+/**
+ * The handlers of both hosts. Without a `runs` manager (a host without a worker) the run
+ * channels answer an error saying so.
+ */
+export function createHandlers(
+  library: DatasetLibrary,
+  host: HostServices,
+  runs?: RunManager,
+): Handlers {
+  const manager = (): RunManager => {
+    if (runs) return runs;
+    const e = new Error('this host runs no solver worker');
+    e.name = 'Unavailable';
+    throw e;
+  };
   return {
     'datasets:list': async () => {
       await library.ready;
@@ -26,7 +49,46 @@ export function createHandlers(library: DatasetLibrary, host: HostServices): Han
       library.remove(id);
       return null;
     },
+    'datasets:presence': async ({ id }) => library.presence(id),
+    'datasets:generateMissing': async ({ id, completeFraction, seed }) => {
+      const entry = library.get(id);
+      if (!entry) {
+        const e = new Error(`no open dataset has the id '${id}'`);
+        e.name = 'NotFound';
+        throw e;
+      }
+      const presence = library.presence(id);
+      const dir = join(host.dataDir ?? join(tmpdir(), 'mvstudio-data'), 'masks');
+      const stem = basename(entry.path, extname(entry.path));
+      const mask = await writeMaskFile(dir, stem, presence, completeFraction, seed);
+      const opened = await library.open(entry.path, { ...entry.options, mask, fold: 1 });
+      return {
+        entry: opened,
+        protocol: describeProtocol(completeFraction, presence.views.length),
+      };
+    },
     'dialog:openDataset': () => host.pickFile(),
+    'dialog:saveFile': async ({ defaultName }) =>
+      host.pickSaveFile ? host.pickSaveFile(defaultName) : null,
+    'methods:list': async () => methodInfos(),
+    'runs:start': async (req) => manager().start(req),
+    'runs:list': async () => (runs ? runs.list() : []),
+    'runs:cancel': async ({ id }) => {
+      manager().cancel(id);
+      return null;
+    },
+    'runs:result': async ({ id }) => manager().result(id),
+    'runs:exportLabels': ({ id, path }) => manager().exportLabels(id, path),
+    'runs:exportBundle': ({ id, path }) => manager().exportBundle(id, path),
+    'files:saveText': async ({ path, text }) => {
+      await writeFileAtomic(path, text);
+      return { path };
+    },
+    'files:savePng': async ({ path, dataUrl }) => {
+      const bytes = Buffer.from(dataUrl.slice('data:image/png;base64,'.length), 'base64');
+      await writeFileAtomic(path, bytes);
+      return { path };
+    },
   };
 }
 

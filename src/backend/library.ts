@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { summarize } from '../core/dataset';
 import type { MultiViewDataset } from '../core/dataset';
-import type { DatasetEntry, LoadOptions } from '../shared/contract';
+import type { DatasetEntry, LoadOptions, Presence } from '../shared/contract';
 import { loadDataset } from '../io/load';
 
 export type Loader = (path: string, options: LoadOptions) => Promise<MultiViewDataset>;
@@ -32,6 +32,8 @@ export interface StartupFailure {
 export class DatasetLibrary {
   readonly #load: Loader;
   readonly #entries = new Map<string, DatasetEntry>();
+  /** Which samples each view holds, per entry (small: at most n indices per view). */
+  readonly #presence = new Map<string, Presence>();
   /** Loads in flight, so that two concurrent opens of the same file read it once. */
   readonly #pending = new Map<string, Promise<DatasetEntry>>();
   readonly #startupFailures: StartupFailure[] = [];
@@ -80,7 +82,19 @@ export class DatasetLibrary {
 
   /** Forgets a dataset; returns false when no dataset has that id. */
   remove(id: string): boolean {
+    this.#presence.delete(id);
     return this.#entries.delete(id);
+  }
+
+  /** Which samples each view of an open dataset holds (the presence chart's data). */
+  presence(id: string): Presence {
+    const p = this.#presence.get(id);
+    if (!p) {
+      const e = new Error(`no open dataset has the id '${id}'`);
+      e.name = 'NotFound';
+      throw e;
+    }
+    return p;
   }
 
   #open(path: string, options: LoadOptions, bundled: boolean): Promise<DatasetEntry> {
@@ -108,6 +122,11 @@ export class DatasetLibrary {
     await assertExists(path);
     const dataset = await this.#load(path, options);
     const entry: DatasetEntry = { id, path, options, summary: summarize(dataset), bundled };
+    this.#presence.set(id, {
+      n: dataset.n,
+      views: dataset.views.map((v) => v.name),
+      present: dataset.views.map((v) => Array.from(v.present)),
+    });
     this.#entries.set(id, entry);
     return entry;
   }

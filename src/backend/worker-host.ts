@@ -46,6 +46,11 @@ export interface WorkerHostOptions {
    * clock starts when the worker is ready (start-up has STARTUP_MS).
    */
   stallMs?: number;
+  /**
+   * A cancelled run whose worker has not stopped within this long (a long step between two
+   * boundaries) is ended by killing the worker (default 500 ms); the next run gets a fresh one.
+   */
+  cancelGraceMs?: number;
 }
 
 /** Longest a fresh worker may take to say 'ready' before its run is failed as stalled. */
@@ -56,6 +61,7 @@ let counter = 0;
 export class WorkerHost {
   readonly #spawn: () => WorkerProcess;
   readonly #stallMs: number;
+  readonly #cancelGraceMs: number;
   #worker: WorkerProcess | null = null;
   #queue: Job[] = [];
   #active: Job | null = null;
@@ -67,6 +73,7 @@ export class WorkerHost {
   constructor(options: WorkerHostOptions) {
     this.#spawn = options.spawn;
     this.#stallMs = options.stallMs ?? 120_000;
+    this.#cancelGraceMs = options.cancelGraceMs ?? 500;
   }
 
   /** Queues a run; progress arrives through `onProgress`, the end through `outcome`. */
@@ -88,7 +95,17 @@ export class WorkerHost {
       job!.resolve({ status: 'cancelled' });
       return;
     }
-    if (this.#active?.runId === runId) this.#worker?.send({ type: 'cancel', runId });
+    const job = this.#active;
+    if (job?.runId !== runId) return;
+    const worker = this.#worker;
+    worker?.send({ type: 'cancel', runId });
+    // The worker stops at its next step boundary; a step that outlasts the grace is cut short.
+    setTimeout(() => {
+      if (this.#active !== job || this.#worker !== worker) return;
+      this.#worker = null;
+      worker?.kill();
+      this.#finish({ status: 'cancelled' });
+    }, this.#cancelGraceMs).unref();
   }
 
   /** Fails what is queued or running, and stops the worker. */

@@ -11,10 +11,13 @@ import { existsSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
 import { createHandlers, invoke } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
+import { RunManager } from '../backend/runs';
+import { WorkerHost, forkWorker } from '../backend/worker-host';
 import { isChannel } from '../shared/contract';
-import type { Envelope } from '../shared/contract';
+import type { Envelope, EventName, EventPayload } from '../shared/contract';
 
 /** Largest request body accepted on /api/* (bytes). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -23,6 +26,13 @@ export const DEFAULT_PORT = 5173;
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WEB_DIR = join(REPO_ROOT, 'out', 'web');
 export const BUNDLED_DATASETS = [join(REPO_ROOT, 'resources', 'datasets', 'NGs_Per0.5.mat')];
+/** The solver worker's entry, run through tsx (a dependency) so the sources need no build. */
+export const WORKER_ENTRY = join(REPO_ROOT, 'src', 'worker', 'index.ts');
+
+/** A WorkerHost whose worker is src/worker/index.ts in a forked Node (tests and `serve`). */
+export function sourceWorkerHost(): WorkerHost {
+  return new WorkerHost({ spawn: () => forkWorker(WORKER_ENTRY, ['--import', 'tsx']) });
+}
 
 /** The page's policy; index.html carries the same one in a meta tag for Electron. */
 const CSP =
@@ -51,6 +61,10 @@ export interface ServeOptions {
   library: DatasetLibrary;
   /** The web build to serve (out/web). */
   staticDir: string;
+  /** The runs; without it the run channels answer 'Unavailable'. */
+  runs?: RunManager;
+  /** Where generated files (missing-view masks) go; default a folder in the OS temp dir. */
+  dataDir?: string;
 }
 
 export interface RunningServer {
@@ -67,7 +81,26 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     );
   }
   const staticDir: string = found;
-  const handlers = createHandlers(opts.library, { pickFile: async () => null });
+  const handlers = createHandlers(
+    opts.library,
+    {
+      pickFile: async () => null,
+      ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+    },
+    opts.runs,
+  );
+
+  // Server-Sent Events (`GET /api/events`): the web host's side of the Electron events.
+  const streams = new Set<ServerResponse>();
+  function broadcast<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const res of streams) res.write(frame);
+  }
+  const unsubscribe = opts.runs?.subscribe((run) => broadcast('runs:update', run));
+  const heartbeat = setInterval(() => {
+    for (const res of streams) res.write(': keep-alive\n\n');
+  }, 15_000);
+  heartbeat.unref();
 
   // Filled in once listening: requests must name this server (defeats DNS rebinding).
   let origins: string[] = [];
@@ -87,12 +120,33 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       return sendText(res, 403, `unexpected Host header '${hostHeader}'`);
     }
     const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+    if (rawPath === '/api/events') return handleEvents(req, res);
     if (rawPath.startsWith('/api/')) return handleApi(req, res, rawPath.slice('/api/'.length));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendText(res, 405, 'method not allowed');
     }
     return serveStatic(req, res, rawPath);
+  }
+
+  function handleEvents(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') {
+      res.setHeader('Allow', 'GET');
+      return sendText(res, 405, 'method not allowed');
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.includes(origin)) {
+      return sendText(res, 403, `cross-origin request from ${origin}`);
+    }
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      ...securityHeaders(),
+    });
+    res.write('retry: 1000\n\n');
+    streams.add(res);
+    req.on('close', () => streams.delete(res));
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
@@ -184,6 +238,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     url,
     close: () =>
       new Promise<void>((resolveClose, rejectClose) => {
+        unsubscribe?.();
+        clearInterval(heartbeat);
+        for (const res of streams) res.end();
+        streams.clear();
         server.close((e) => (e ? rejectClose(e) : resolveClose()));
         server.closeAllConnections();
       }),
@@ -215,10 +273,17 @@ export async function runServe(argv: string[]): Promise<number> {
   }
 
   const library = new DatasetLibrary({ bundled: BUNDLED_DATASETS.filter((p) => existsSync(p)) });
+  const host = sourceWorkerHost();
+  const runs = new RunManager({
+    host,
+    library,
+    bundleRoot: join(tmpdir(), `mvstudio-serve-runs-${process.pid}`),
+  });
   let server: RunningServer;
   try {
-    server = await startServer({ port, library, staticDir: WEB_DIR });
+    server = await startServer({ port, library, staticDir: WEB_DIR, runs });
   } catch (e) {
+    host.dispose();
     process.stderr.write(`mvstudio serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
@@ -240,6 +305,7 @@ export async function runServe(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  host.dispose();
   await server.close();
   return 0;
 }

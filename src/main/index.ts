@@ -3,17 +3,19 @@
  * bridge to the backend. Everything that can run without Electron lives in src/backend.
  */
 import { app, BrowserWindow, dialog, session } from 'electron';
-import type { OpenDialogOptions } from 'electron';
+import type { OpenDialogOptions, SaveDialogOptions } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAppUrl } from '../backend/app-url';
 import { createHandlers } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
+import { RunManager } from '../backend/runs';
 import { WorkerHost } from '../backend/worker-host';
 import { spawnUtilityWorker } from './solver-process';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
+import { loadWindowState, trackWindowState } from './window-state';
 
 const SAMPLE = 'NGs_Per0.5.mat';
 
@@ -33,9 +35,12 @@ function rendererUrl(): string {
 }
 
 function createWindow(appUrl: string): BrowserWindow {
+  const userData = app.getPath('userData');
+  const saved = loadWindowState(userData);
   const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    width: saved.bounds.width,
+    height: saved.bounds.height,
+    ...(saved.placed ? { x: saved.bounds.x, y: saved.bounds.y } : {}),
     minWidth: 720,
     minHeight: 480,
     show: false,
@@ -51,7 +56,11 @@ function createWindow(appUrl: string): BrowserWindow {
       spellcheck: false,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (saved.maximized) win.maximize();
+    win.show();
+  });
+  trackWindowState(win, userData);
   void win.loadURL(appUrl);
   return win;
 }
@@ -87,26 +96,49 @@ async function start(): Promise<void> {
     }
   });
   let win: BrowserWindow | null = null;
-  const handlers = createHandlers(library, {
-    pickFile: async () => {
-      const options: OpenDialogOptions = {
-        title: 'Open dataset',
-        properties: ['openFile'],
-        filters: [
-          { name: 'Datasets', extensions: ['mat', 'csv', 'npy', 'npz'] },
-          { name: 'All files', extensions: ['*'] },
-        ],
-      };
-      const result = win
-        ? await dialog.showOpenDialog(win, options)
-        : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-  });
-  registerIpc(handlers, appUrl);
-  // Solvers run in a utility process; the run channels of the renderer are still to come.
+  // Solvers run in a utility process, one run at a time; bundles go to the user-data folder.
   const workers = new WorkerHost({ spawn: spawnUtilityWorker });
   app.on('will-quit', () => workers.dispose());
+  const runs = new RunManager({
+    host: workers,
+    library,
+    bundleRoot: join(app.getPath('userData'), 'runs'),
+  });
+  runs.subscribe((run) => {
+    if (win && !win.isDestroyed()) win.webContents.send('runs:update', run);
+  });
+  const handlers = createHandlers(
+    library,
+    {
+      pickFile: async () => {
+        const options: OpenDialogOptions = {
+          title: 'Open dataset',
+          properties: ['openFile'],
+          filters: [
+            { name: 'Datasets', extensions: ['mat', 'csv', 'npy', 'npz'] },
+            { name: 'All files', extensions: ['*'] },
+          ],
+        };
+        const result = win
+          ? await dialog.showOpenDialog(win, options)
+          : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      dataDir: app.getPath('userData'),
+      pickSaveFile: async (defaultName) => {
+        const options: SaveDialogOptions = {
+          title: 'Save',
+          defaultPath: join(app.getPath('documents'), defaultName),
+        };
+        const result = win
+          ? await dialog.showSaveDialog(win, options)
+          : await dialog.showSaveDialog(options);
+        return result.canceled ? null : (result.filePath ?? null);
+      },
+    },
+    runs,
+  );
+  registerIpc(handlers, appUrl);
   installMenu(() => win);
 
   win = createWindow(appUrl);

@@ -1,4 +1,7 @@
-/** The application menu: File > Open… (sends the renderer the 'menu:open' event) and Quit. */
+/**
+ * The application menu: File > Open…, Run > Start / Cancel (each sends the renderer its
+ * 'menu:*' event, so the menu and the keyboard shortcuts do the same thing) and Quit.
+ */
 import { Menu } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { EventName, EventPayload } from '../shared/contract';
@@ -25,6 +28,21 @@ export function installMenu(currentWindow: () => BrowserWindow | null): void {
         },
         { type: 'separator' },
         { role: 'quit' },
+      ],
+    },
+    {
+      label: '&Run',
+      submenu: [
+        {
+          label: 'Start run',
+          accelerator: 'CmdOrCtrl+Enter',
+          click: () => send(currentWindow(), 'menu:run', null),
+        },
+        {
+          label: 'Cancel run',
+          // Esc is handled by the renderer (a menu accelerator would swallow it everywhere).
+          click: () => send(currentWindow(), 'menu:cancel', null),
+        },
       ],
     },
     { role: 'editMenu' },

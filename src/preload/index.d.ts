@@ -17,6 +17,8 @@ export type ChannelApi = {
 };
 
 export interface Api extends ChannelApi {
+  /** The file-system path of a dropped File (Electron's webUtils.getPathForFile). */
+  pathForFile?(file: File): string;
   /** Listens to a host event; returns the function that stops listening. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 }

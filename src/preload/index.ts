@@ -5,7 +5,7 @@
  *
  * Built as CommonJS (out/preload/index.cjs): sandboxed preloads cannot be ES modules.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { IpcRendererEvent } from 'electron';
 import { CHANNELS, isEventName } from '../shared/contract';
 import type { Api } from './index.d';
@@ -15,7 +15,8 @@ const calls = Object.fromEntries(
 );
 
 const api: Api = {
-  ...(calls as Omit<Api, 'on'>),
+  ...(calls as Omit<Api, 'on' | 'pathForFile'>),
+  pathForFile: (file) => webUtils.getPathForFile(file),
   on(event, listener) {
     if (!isEventName(event)) throw new Error(`unknown event '${String(event)}'`);
     const wrapped = (_e: IpcRendererEvent, payload: unknown): void => listener(payload as never);

@@ -8,8 +8,10 @@
  * answer with an `Envelope`; `Events` are the few messages the Electron host pushes unasked.
  */
 import type { DatasetSummary } from '../core/dataset';
+import type { MetricSummary, ProtocolKind } from '../core/protocol';
+import type { ParamSpec, ParamValue } from '../core/solvers/types';
 
-export type { DatasetSummary };
+export type { DatasetSummary, MetricSummary, ParamSpec, ParamValue, ProtocolKind };
 
 /** Options a user can give to the mapper; each overrides one of its decisions. */
 export interface LoadOptions {
@@ -37,22 +39,183 @@ export interface DatasetEntry {
   readonly bundled: boolean;
 }
 
+/** Which samples each view holds: the data of the presence chart. */
+export interface Presence {
+  readonly n: number;
+  readonly views: readonly string[];
+  /** present[v]: sorted 0-based indices of the samples view v holds. */
+  readonly present: readonly (readonly number[])[];
+}
+
+/** One parameter of a method, as its form shows it. */
+export interface ParamInfo {
+  readonly name: string;
+  readonly spec: ParamSpec;
+  /** The accepted values in words, exactly as the validator's messages say them. */
+  readonly expects: string;
+}
+
+/** A clustering method of the registry, for the method picker and the parameter form. */
+export interface MethodInfo {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly deterministic: boolean;
+  readonly params: readonly ParamInfo[];
+}
+
+export interface RunStart {
+  readonly datasetId: string;
+  readonly method: string;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  /** Number of clusters; default: the number of classes. */
+  readonly k?: number;
+  readonly seed: number;
+  readonly protocol: ProtocolKind;
+  /** Paper protocol: number of seeds (default 20). */
+  readonly seeds?: number;
+  /** Groups the runs of one comparison ("these methods × N seeds"). */
+  readonly batch?: string;
+}
+
+export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** The latest step of a running run. */
+export interface RunProgress {
+  readonly seedIndex: number;
+  readonly seedCount: number;
+  readonly stage: string;
+  readonly iteration: number;
+  readonly objective: number | null;
+  /** Seconds since the worker started the run. */
+  readonly elapsed: number;
+}
+
+/** A run as the queue shows it; pushed as the 'runs:update' event on every change. */
+export interface RunInfo {
+  readonly id: string;
+  readonly datasetId: string;
+  readonly datasetPath: string;
+  readonly method: string;
+  readonly methodTitle: string;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  readonly k: number | null;
+  readonly seed: number;
+  readonly protocol: ProtocolKind;
+  readonly seeds: number;
+  readonly batch: string | null;
+  readonly status: RunStatus;
+  readonly progress: RunProgress | null;
+  /** The solver's iteration cap when its schema has one ('maxIter', ...), for "iteration i of max". */
+  readonly maxIterations: number | null;
+  /** Wall-clock times (ms since the epoch, host clock). */
+  readonly queuedAt: number;
+  readonly startedAt: number | null;
+  readonly finishedAt: number | null;
+  readonly error: SerializedError | null;
+  /** Mean ± std of each metric, once done. */
+  readonly metrics: Readonly<Record<string, MetricSummary>> | null;
+  /** Worker-measured seconds of the whole run, once done. */
+  readonly seconds: number | null;
+}
+
+/** Everything the results view draws of a finished run. Plain arrays (JSON-safe). */
+export interface RunResult {
+  readonly id: string;
+  readonly method: string;
+  readonly k: number;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  readonly protocol: ProtocolKind;
+  readonly seeds: readonly number[];
+  readonly metrics: Readonly<Record<string, MetricSummary>>;
+  readonly perSeed: readonly { seed: number; metrics: Readonly<Record<string, number>> }[];
+  /** The first solve's objective per iteration (empty for a method without one). */
+  readonly objective: readonly number[];
+  /** Objective per iteration of each stage of the first seed (e.g. 'kmeans': its SSE). */
+  readonly traces: Readonly<Record<string, readonly number[]>>;
+  readonly iterations: number;
+  readonly converged: boolean;
+  readonly notes: readonly string[];
+  /** Seconds per stage, in order. */
+  readonly stages: readonly { stage: string; seconds: number }[];
+  readonly totalSeconds: number;
+  /** 2-D PCA of the embedding: one point per sample. */
+  readonly projection: {
+    readonly x: readonly number[];
+    readonly y: readonly number[];
+    readonly explained: readonly number[];
+    readonly dims: number;
+  };
+  /** (n,) 0-based cluster of each sample (first seed). */
+  readonly clusters: readonly number[];
+  /** (n,) 0-based class code of each sample, and the class values; null without labels. */
+  readonly truth: readonly number[] | null;
+  readonly classes: readonly (number | string)[] | null;
+  /** (n,) number of views each sample is missing from. */
+  readonly missingViews: readonly number[];
+  readonly sampleIds: readonly string[] | null;
+  /** Classes × clusters after Hungarian alignment; null without labels. */
+  readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
+  /** Method-specific chart data (e.g. `spectrum`: singular values), plain numbers and arrays. */
+  readonly diagnostics: Readonly<Record<string, unknown>>;
+  /** The run bundle folder, when the host keeps bundles. */
+  readonly bundle: string | null;
+}
+
 export interface Channels {
   'datasets:list': { request: null; response: DatasetEntry[] };
   'datasets:open': { request: { path: string; options?: LoadOptions }; response: DatasetEntry };
   'datasets:remove': { request: { id: string }; response: null };
+  'datasets:presence': { request: { id: string }; response: Presence };
+  /**
+   * Makes an incomplete version of a dataset (MAT/NPZ files): a fraction of the samples stay
+   * complete, every other one loses a random non-empty set of its views (seeded); opens it.
+   */
+  'datasets:generateMissing': {
+    request: { id: string; completeFraction: number; seed: number };
+    response: { entry: DatasetEntry; protocol: string };
+  };
   /** Asks the host for a file to open: the native dialog under Electron; null when cancelled. */
   'dialog:openDataset': { request: null; response: string | null };
+  /** Asks the host where to save: the native dialog under Electron; null when cancelled (and in a browser). */
+  'dialog:saveFile': { request: { defaultName: string }; response: string | null };
+  'methods:list': { request: null; response: MethodInfo[] };
+  /** Queues a run in the worker. Parameters are validated there too; bad ones fail the run. */
+  'runs:start': { request: RunStart; response: RunInfo };
+  'runs:list': { request: null; response: RunInfo[] };
+  /** Cancels a queued or running run; the run is marked 'cancelled' within a second. */
+  'runs:cancel': { request: { id: string }; response: null };
+  'runs:result': { request: { id: string }; response: RunResult };
+  /** Writes labels.csv of a finished run to `path`, atomically. */
+  'runs:exportLabels': {
+    request: { id: string; path: string };
+    response: { path: string; rows: number };
+  };
+  /** Copies the run bundle folder (run.json + labels.csv) to `path`, atomically. */
+  'runs:exportBundle': { request: { id: string; path: string }; response: { path: string } };
+  /** Writes a text file (the comparison table as CSV) to `path`, atomically. */
+  'files:saveText': { request: { path: string; text: string }; response: { path: string } };
+  /** Writes a PNG (a chart) given as a data URL to `path`, atomically. */
+  'files:savePng': { request: { path: string; dataUrl: string }; response: { path: string } };
 }
 
 export type Channel = keyof Channels;
 export type Request<C extends Channel> = Channels[C]['request'];
 export type Response<C extends Channel> = Channels[C]['response'];
 
-/** Events the host pushes to the renderer (Electron only: the web host has none). */
+/**
+ * Events the host pushes to the renderer: over IPC under Electron, as Server-Sent Events
+ * (`GET /api/events`) from the web host.
+ */
 export interface Events {
   /** The user chose File > Open… in the application menu. */
   'menu:open': null;
+  /** Run > Start (the renderer starts the run its form describes). */
+  'menu:run': null;
+  /** Run > Cancel (the renderer cancels the selected or latest running run). */
+  'menu:cancel': null;
+  /** A run was queued, started, progressed (at most ~10 per second) or ended. */
+  'runs:update': RunInfo;
 }
 
 export type EventName = keyof Events;
@@ -82,10 +245,66 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
     }
     return { id };
   },
+  'datasets:presence': (p) => ({ id: expectId('datasets:presence', p) }),
+  'datasets:generateMissing': (p) => {
+    const where = 'datasets:generateMissing';
+    const o = expectObject(where, p, ['id', 'completeFraction', 'seed']);
+    const f = o['completeFraction'];
+    if (typeof f !== 'number' || !(f >= 0 && f <= 1)) {
+      throw invalid(where, "'completeFraction' must be a number from 0 to 1");
+    }
+    const seed = o['seed'];
+    if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
+      throw invalid(where, "'seed' must be a non-negative integer");
+    }
+    return { id: expectString(where, o, 'id'), completeFraction: f, seed };
+  },
   'dialog:openDataset': (p) => expectNull('dialog:openDataset', p),
+  'dialog:saveFile': (p) => {
+    const o = expectObject('dialog:saveFile', p, ['defaultName']);
+    return { defaultName: expectString('dialog:saveFile', o, 'defaultName') };
+  },
+  'methods:list': (p) => expectNull('methods:list', p),
+  'runs:start': (p) => parseRunStart(p),
+  'runs:list': (p) => expectNull('runs:list', p),
+  'runs:cancel': (p) => ({ id: expectId('runs:cancel', p) }),
+  'runs:result': (p) => ({ id: expectId('runs:result', p) }),
+  'runs:exportLabels': (p) => {
+    const o = expectObject('runs:exportLabels', p, ['id', 'path']);
+    return {
+      id: expectString('runs:exportLabels', o, 'id'),
+      path: expectString('runs:exportLabels', o, 'path'),
+    };
+  },
+  'runs:exportBundle': (p) => {
+    const o = expectObject('runs:exportBundle', p, ['id', 'path']);
+    return {
+      id: expectString('runs:exportBundle', o, 'id'),
+      path: expectString('runs:exportBundle', o, 'path'),
+    };
+  },
+  'files:saveText': (p) => {
+    const o = expectObject('files:saveText', p, ['path', 'text']);
+    const text = o['text'];
+    if (typeof text !== 'string') throw invalid('files:saveText', "'text' must be a string");
+    return { path: expectString('files:saveText', o, 'path'), text };
+  },
+  'files:savePng': (p) => {
+    const o = expectObject('files:savePng', p, ['path', 'dataUrl']);
+    const dataUrl = expectString('files:savePng', o, 'dataUrl');
+    if (!dataUrl.startsWith('data:image/png;base64,')) {
+      throw invalid('files:savePng', "'dataUrl' must be a data:image/png;base64 URL");
+    }
+    return { path: expectString('files:savePng', o, 'path'), dataUrl };
+  },
 };
 
-const EVENT_NAMES: { readonly [E in EventName]: true } = { 'menu:open': true };
+const EVENT_NAMES: { readonly [E in EventName]: true } = {
+  'menu:open': true,
+  'menu:run': true,
+  'menu:cancel': true,
+  'runs:update': true,
+};
 
 export const CHANNELS = Object.freeze(Object.keys(REQUEST_PARSERS) as Channel[]);
 export const EVENTS = Object.freeze(Object.keys(EVENT_NAMES) as EventName[]);
@@ -137,6 +356,71 @@ export function parseLoadOptions(value: unknown): LoadOptions {
     out.orientation = orientation;
   }
   return out;
+}
+
+/** Validates a run request's shape; the parameter values themselves are the worker's to check. */
+function parseRunStart(p: unknown): RunStart {
+  const where = 'runs:start';
+  const o = expectObject(where, p, [
+    'datasetId',
+    'method',
+    'params',
+    'k',
+    'seed',
+    'protocol',
+    'seeds',
+    'batch',
+  ]);
+  const datasetId = expectString(where, o, 'datasetId');
+  const method = expectString(where, o, 'method');
+  const rawParams = o['params'] ?? {};
+  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
+    throw invalid(where, "'params' must be an object");
+  }
+  const params: Record<string, ParamValue> = {};
+  for (const [name, value] of Object.entries(rawParams)) {
+    if (!['number', 'boolean', 'string'].includes(typeof value)) {
+      throw invalid(where, `parameter '${name}' must be a number, boolean or string`);
+    }
+    params[name] = value as ParamValue;
+  }
+  const seed = o['seed'];
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
+    throw invalid(where, "'seed' must be a non-negative integer");
+  }
+  const protocol = o['protocol'];
+  if (protocol !== 'single' && protocol !== 'paper') {
+    throw invalid(where, `'protocol' must be 'single' or 'paper'`);
+  }
+  const out: { -readonly [K in keyof RunStart]: RunStart[K] } = {
+    datasetId,
+    method,
+    params,
+    seed,
+    protocol,
+  };
+  for (const key of ['k', 'seeds'] as const) {
+    const v = o[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      throw invalid(where, `'${key}' must be a positive integer`);
+    }
+    out[key] = v;
+  }
+  if (o['batch'] !== undefined) out.batch = expectString(where, o, 'batch');
+  return out;
+}
+
+function expectString(where: string, o: Readonly<Record<string, unknown>>, key: string): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v.trim() === '') {
+    throw invalid(where, `'${key}' must be a non-empty string`);
+  }
+  return v;
+}
+
+function expectId(where: string, p: unknown): string {
+  return expectString(where, expectObject(where, p, ['id']), 'id');
 }
 
 function invalid(where: string, what: string): Error {

@@ -4,8 +4,8 @@
  * unions, every message carrying its runId; only plain, structured-clone-safe data. Datasets
  * cross as paths plus mapping options, never as arrays.
  */
-import type { SolverStep, ParamValue } from '../core/solvers/types';
-import type { ProtocolKind } from '../core/protocol';
+import type { SolverStep, ParamValue, Params } from '../core/solvers/types';
+import type { ProtocolKind, ProtocolResult } from '../core/protocol';
 import type { LoadOptions, SerializedError } from './contract';
 
 export type { ProtocolKind };
@@ -45,3 +45,53 @@ export type FromWorker =
   | { readonly type: 'done'; readonly runId: string; readonly result: unknown }
   | { readonly type: 'cancelled'; readonly runId: string }
   | { readonly type: 'failed'; readonly runId: string; readonly error: SerializedError };
+
+/** What the worker answers for a finished run (the `result` of a 'done' message). */
+export interface WorkerRunResult {
+  readonly method: string;
+  readonly params: Params;
+  readonly k: number;
+  readonly result: ProtocolResult;
+  /** Host-measured seconds (as run.json's `timings`). */
+  readonly timings: {
+    readonly total_s: number;
+    readonly load_s: number;
+    readonly solve_s: number;
+    readonly kmeans_s: number;
+  };
+  /** Path of the bundle folder, when the request asked for one. */
+  readonly bundle: string | null;
+  /** What the app draws of the run (small next to the dataset: O(n) numbers). */
+  readonly view: RunView;
+}
+
+/** The pictures' data, computed in the worker because the arrays live there. */
+export interface RunView {
+  /** Seconds per stage, in the order stages first appeared: 'load', the solver's, 'kmeans', 'metrics', 'write'. */
+  readonly stageSeconds: Readonly<Record<string, number>>;
+  /** Objective per iteration of each stage of the first seed ('kmeans': its first replicate). */
+  readonly traces: Readonly<Record<string, readonly number[]>>;
+  /** PCA of the first seed's embedding (n points). */
+  readonly projection: {
+    readonly x: Float64Array;
+    readonly y: Float64Array;
+    readonly explained: readonly [number, number];
+    readonly exact: boolean;
+    /** Columns of the embedding. */
+    readonly dims: number;
+  };
+  /** (n,) number of views each sample is missing from. */
+  readonly missingViews: Uint8Array;
+  /** (n,) class codes and the classes' original values, when the dataset has labels. */
+  readonly truth: {
+    readonly codes: Int32Array;
+    readonly classes: readonly (number | string)[];
+  } | null;
+  /** Classes × clusters, columns in Hungarian-matched order. */
+  readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
+  readonly sampleIds: readonly string[] | null;
+  /** The solver's diagnostics of the first solve (e.g. a singular-value spectrum). */
+  readonly diagnostics: Readonly<Record<string, unknown>>;
+  /** labels.csv as the bundle holds it: `sample_id,cluster[,true_label]`. */
+  readonly labelsCsv: string;
+}

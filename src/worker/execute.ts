@@ -4,24 +4,17 @@
  * steps so a cancel can arrive), time the stages, and write the run bundle. The arrays stay in
  * this process; the host receives the summary, the labels and the bundle's path.
  */
+import { alignedConfusion, pca2 } from '../core/project';
 import { evaluate, type ProtocolResult } from '../core/protocol';
 import { validateParams } from '../core/solvers/params';
 import { getSolver } from '../core/solvers/registry';
-import type { Params } from '../core/solvers/types';
-import { writeRunBundle, type RunTimings } from '../io/bundle';
+import type { Solver, SolverOutput, SolverStep } from '../core/solvers/types';
+import { labelsCsv, writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
-import type { RunRequest } from '../shared/worker-protocol';
+import type { RunRequest, RunView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
-export interface WorkerRunResult {
-  readonly method: string;
-  readonly params: Params;
-  readonly k: number;
-  readonly result: ProtocolResult;
-  readonly timings: RunTimings;
-  /** Path of the bundle folder, when the request asked for one. */
-  readonly bundle: string | null;
-}
+export type { RunView, WorkerRunResult };
 
 const since = (t0: number): number => (performance.now() - t0) / 1000;
 
@@ -37,7 +30,19 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       `${request.datasetPath} has no labels: the number of clusters k must be given`,
     );
   }
-  const gen = evaluate(ds, solver, params, k, {
+  // The first solve's output (embedding, diagnostics), caught on its way to the protocol.
+  let firstOutput: SolverOutput | null = null;
+  const watched: Solver = {
+    ...solver,
+    run: function* (d, p, kk, rng) {
+      const out = yield* solver.run(d, p, kk, rng);
+      firstOutput ??= out;
+      return out;
+    },
+  };
+  const stageSeconds: Record<string, number> = { load: load_s };
+  const traces: Record<string, number[]> = {};
+  const gen = evaluate(ds, watched, params, k, {
     protocol: request.protocol,
     seed: request.seed,
     ...(request.seeds !== undefined ? { seeds: request.seeds } : {}),
@@ -54,10 +59,14 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       result = r.value;
       break;
     }
+    const stage = r.value.step.stage;
+    stageSeconds[stage] = (stageSeconds[stage] ?? 0) + dt;
+    recordTrace(traces, r.value.seedIndex, r.value.step);
     if (r.value.step.stage === 'kmeans') kmeans_s += dt;
     else if (r.value.step.stage !== 'metrics') solve_s += dt;
     hooks.progress({ ...r.value, elapsed: since(t0) });
   }
+  const tw = performance.now();
   const timings: RunTimings = { total_s: since(t0), load_s, solve_s, kmeans_s };
   const bundle =
     request.bundleDir === undefined
@@ -74,5 +83,58 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
           result,
           timings,
         });
-  return { method: solver.name, params, k, result, timings, bundle };
+  stageSeconds['write'] = since(tw);
+  const view = runView(ds, firstOutput, result, k, stageSeconds, traces);
+  return { method: solver.name, params, k, result, timings, bundle, view };
+}
+
+/**
+ * Keeps the objective per iteration of each stage of the first seed (k-means: its first
+ * replicate), for the convergence chart; closing steps (values.end) are not iterations.
+ */
+function recordTrace(traces: Record<string, number[]>, seedIndex: number, step: SolverStep): void {
+  if (seedIndex !== 1 || step.objective === null || step.values?.['end'] === 1) return;
+  if (step.stage === 'kmeans' && (step.values?.['replicate'] ?? 0) !== 0) return;
+  (traces[step.stage] ??= []).push(step.objective);
+}
+
+function runView(
+  ds: Awaited<ReturnType<typeof loadDataset>>,
+  output: SolverOutput | null,
+  result: ProtocolResult,
+  k: number,
+  stageSeconds: Record<string, number>,
+  traces: Record<string, number[]>,
+): RunView {
+  const n = ds.n;
+  const embedding = output?.embedding ?? { rows: n, cols: 0, data: new Float64Array(0) };
+  const projection =
+    embedding.cols > 0
+      ? { ...pca2(embedding), dims: embedding.cols }
+      : {
+          x: new Float64Array(n),
+          y: new Float64Array(n),
+          explained: [0, 0] as const,
+          exact: true,
+          dims: 0,
+        };
+  const missingViews = new Uint8Array(n).fill(Math.min(ds.views.length, 255));
+  for (const v of ds.views) for (const i of v.present) missingViews[i]! -= 1;
+  let clusters = k;
+  for (const l of result.labels) if (l + 1 > clusters) clusters = l + 1;
+  const truth = ds.labels ? { codes: ds.labels.codes, classes: ds.labels.classes } : null;
+  const confusion = ds.labels
+    ? alignedConfusion(ds.labels.codes, result.labels, ds.labels.classes.length, clusters)
+    : null;
+  return {
+    stageSeconds,
+    traces,
+    projection,
+    missingViews,
+    truth,
+    confusion,
+    sampleIds: ds.sampleIds,
+    diagnostics: output?.diagnostics ?? {},
+    labelsCsv: labelsCsv(ds, result.labels),
+  };
 }

@@ -16,6 +16,11 @@ import type {
 /** True under Electron, where the host can show a native file dialog. */
 export const hasNativeDialog: boolean = typeof window !== 'undefined' && window.api !== undefined;
 
+/** The path of a dropped file: under Electron only (a browser never reveals it); else null. */
+export function pathForFile(file: File): string | null {
+  return window.api?.pathForFile?.(file) || null;
+}
+
 /** Calls a channel of the contract; rejects with the host's error, rebuilt. */
 export async function call<C extends Channel>(
   channel: C,
@@ -28,13 +33,27 @@ export async function call<C extends Channel>(
   throw reviveError(envelope.error);
 }
 
-/** Listens to a host event (menu commands); the web host has none. Returns the unsubscriber. */
+/**
+ * Listens to a host event: over IPC under Electron, else from the web host's Server-Sent
+ * Events stream (`GET /api/events`, one EventSource shared by every listener, reconnecting by
+ * itself). Returns the unsubscriber.
+ */
 export function onEvent<E extends EventName>(
   event: E,
   listener: (payload: EventPayload<E>) => void,
 ): () => void {
-  return window.api ? window.api.on(event, listener) : () => {};
+  if (window.api) return window.api.on(event, listener);
+  if (typeof EventSource === 'undefined') return () => {};
+  source ??= new EventSource('/api/events');
+  const wrapped = (e: Event): void => {
+    const data = (e as MessageEvent<string>).data;
+    listener((data === undefined ? null : JSON.parse(data)) as EventPayload<E>);
+  };
+  source.addEventListener(event, wrapped);
+  return () => source?.removeEventListener(event, wrapped);
 }
+
+let source: EventSource | undefined;
 
 async function post<C extends Channel>(
   channel: C,

@@ -3,7 +3,7 @@
  * selection, whether a call is in flight, and the last error (shown until dismissed).
  * Components read these fields and call the methods; only this class talks to `api.ts`.
  */
-import type { DatasetEntry } from '../../../shared/contract';
+import type { DatasetEntry, LoadOptions, Presence } from '../../../shared/contract';
 import { call } from './api';
 
 export class DatasetsState {
@@ -14,6 +14,10 @@ export class DatasetsState {
   error = $state.raw<Error | null>(null);
   /** Number of host calls in flight. */
   pending = $state(0);
+  /** The selected dataset's presence (views × samples), once loaded. */
+  presence = $state.raw<Presence | null>(null);
+  /** Paths opened lately, newest first (kept in localStorage by the app). */
+  recent = $state.raw<string[]>([]);
 
   readonly selected: DatasetEntry | null = $derived(
     this.entries.find((e) => e.id === this.selectedId) ?? null,
@@ -29,10 +33,31 @@ export class DatasetsState {
 
   select(id: string): void {
     this.selectedId = id;
+    void this.#loadPresence(id);
   }
 
-  /** Opens (or re-selects) the dataset at `path` and selects it. */
-  open(path: string): Promise<void> {
+  async #loadPresence(id: string): Promise<void> {
+    if (this.presence && this.selectedId === id && this.#presenceId === id) return;
+    this.presence = null;
+    try {
+      const p = await call('datasets:presence', { id });
+      if (this.selectedId === id) {
+        this.#presenceId = id;
+        this.presence = p;
+      }
+    } catch (e) {
+      this.error = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+  #presenceId: string | null = null;
+
+  /** Remembers a path at the head of the recent list (at most 8). */
+  remember(path: string): void {
+    this.recent = [path, ...this.recent.filter((p) => p !== path)].slice(0, 8);
+  }
+
+  /** Opens (or re-selects) the dataset at `path`, with mapping overrides, and selects it. */
+  open(path: string, options?: LoadOptions): Promise<void> {
     const trimmed = path.trim();
     if (trimmed === '') {
       this.error = new Error('Type the path of a dataset file first.');
@@ -40,9 +65,13 @@ export class DatasetsState {
     }
     this.error = null;
     return this.#run(async () => {
-      const entry = await call('datasets:open', { path: trimmed });
+      const entry = await call(
+        'datasets:open',
+        options && Object.keys(options).length > 0 ? { path: trimmed, options } : { path: trimmed },
+      );
       this.entries = await call('datasets:list', null);
-      this.selectedId = entry.id;
+      this.remember(entry.path);
+      this.select(entry.id);
     });
   }
 
@@ -54,7 +83,8 @@ export class DatasetsState {
       if (path === null) return;
       const entry = await call('datasets:open', { path });
       this.entries = await call('datasets:list', null);
-      this.selectedId = entry.id;
+      this.remember(entry.path);
+      this.select(entry.id);
     });
   }
 
@@ -64,6 +94,26 @@ export class DatasetsState {
       await call('datasets:remove', { id });
       if (this.selectedId === id) this.selectedId = null;
       this.entries = await call('datasets:list', null);
+    });
+  }
+
+  /** The protocol of the last generated incomplete dataset, as the host stated it. */
+  generated = $state<string | null>(null);
+
+  /** Makes an incomplete version of the selected dataset and selects it. */
+  generateMissing(completeFraction: number, seed: number): Promise<void> {
+    const id = this.selectedId;
+    if (id === null) return Promise.resolve();
+    this.error = null;
+    return this.#run(async () => {
+      const { entry, protocol } = await call('datasets:generateMissing', {
+        id,
+        completeFraction,
+        seed,
+      });
+      this.entries = await call('datasets:list', null);
+      this.generated = protocol;
+      this.select(entry.id);
     });
   }
 

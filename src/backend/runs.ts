@@ -1,0 +1,351 @@
+/**
+ * The job manager: the runs of a session, on top of the WorkerHost. It turns a renderer's
+ * request (a dataset id from the library, a method, raw parameters) into a worker request,
+ * keeps each run's state for the queue (status, latest progress, error, metrics), keeps the
+ * results of finished runs for the results view, exports them, and tells listeners about every
+ * change. Progress is passed on at most every `progressIntervalMs` per run (the worker reports
+ * every k-means iteration: thousands a second), always with the latest step.
+ *
+ * Host-agnostic: Electron's main forwards updates as an IPC event, the web host as
+ * Server-Sent Events.
+ */
+import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { describeSpec } from '../core/solvers/params';
+import { getSolver, listSolvers } from '../core/solvers/registry';
+import type { Solver } from '../core/solvers/types';
+import { writeFileAtomic } from '../io/atomic';
+import type {
+  MethodInfo,
+  RunInfo,
+  RunProgress,
+  RunResult,
+  RunStart,
+  SerializedError,
+} from '../shared/contract';
+import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
+import type { DatasetLibrary } from './library';
+import type { WorkerHost } from './worker-host';
+
+export interface RunManagerOptions {
+  host: WorkerHost;
+  library: DatasetLibrary;
+  /** Folder where the worker writes run bundles; null: no bundles. */
+  bundleRoot: string | null;
+  /** Least time between two progress updates of one run (default 100 ms). */
+  progressIntervalMs?: number;
+  /** Results kept in memory (oldest dropped first; default 50). */
+  keepResults?: number;
+}
+
+export type RunListener = (run: RunInfo) => void;
+
+interface Entry {
+  info: RunInfo;
+  cancel: () => void;
+  lastEmit: number;
+  pending: ReturnType<typeof setTimeout> | null;
+}
+
+/** Parameter names read as an iteration cap, for "iteration i of max". */
+const MAX_ITER_NAMES = ['maxIter', 'maxIterations', 'max_iter', 'iterations', 'iters'];
+
+/** The registry as the renderer sees it. */
+export function methodInfos(solvers: readonly Solver[] = listSolvers()): MethodInfo[] {
+  return solvers.map((s) => ({
+    name: s.name,
+    title: s.title,
+    description: s.description,
+    deterministic: s.deterministic,
+    params: Object.entries(s.schema).map(([name, spec]) => ({
+      name,
+      spec,
+      expects: describeSpec(spec),
+    })),
+  }));
+}
+
+export class RunManager {
+  readonly #host: WorkerHost;
+  readonly #library: DatasetLibrary;
+  readonly #bundleRoot: string | null;
+  readonly #interval: number;
+  readonly #keep: number;
+  readonly #runs = new Map<string, Entry>();
+  readonly #results = new Map<string, RunResult>();
+  readonly #csv = new Map<string, string>();
+  readonly #listeners = new Set<RunListener>();
+  #counter = 0;
+
+  constructor(options: RunManagerOptions) {
+    this.#host = options.host;
+    this.#library = options.library;
+    this.#bundleRoot = options.bundleRoot;
+    this.#interval = options.progressIntervalMs ?? 100;
+    this.#keep = options.keepResults ?? 50;
+  }
+
+  /** Listens to every change of every run; returns the unsubscriber. */
+  subscribe(listener: RunListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Every run of the session, oldest first. */
+  list(): RunInfo[] {
+    return [...this.#runs.values()].map((e) => e.info);
+  }
+
+  get(id: string): RunInfo | undefined {
+    return this.#runs.get(id)?.info;
+  }
+
+  /** Queues a run; fails at once for an unknown dataset or method. */
+  start(req: RunStart): RunInfo {
+    const dataset = this.#library.get(req.datasetId);
+    if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
+    const solver = getSolver(req.method);
+    const id = `r${++this.#counter}`;
+    const capName = MAX_ITER_NAMES.find((n) => solver.schema[n]?.type === 'int');
+    const cap =
+      capName === undefined ? undefined : (req.params[capName] ?? solver.schema[capName]?.default);
+    const info: RunInfo = {
+      id,
+      datasetId: dataset.id,
+      datasetPath: dataset.path,
+      method: solver.name,
+      methodTitle: solver.title,
+      params: req.params,
+      k: req.k ?? null,
+      seed: req.seed,
+      protocol: req.protocol,
+      seeds: req.protocol === 'paper' ? (req.seeds ?? 20) : 1,
+      batch: req.batch ?? null,
+      status: 'queued',
+      progress: null,
+      maxIterations: typeof cap === 'number' ? cap : null,
+      queuedAt: Date.now(),
+      startedAt: null,
+      finishedAt: null,
+      error: null,
+      metrics: null,
+      seconds: null,
+    };
+    const handle = this.#host.run(
+      {
+        datasetPath: dataset.path,
+        loadOptions: dataset.options,
+        method: solver.name,
+        params: req.params,
+        ...(req.k !== undefined ? { k: req.k } : {}),
+        seed: req.seed,
+        protocol: req.protocol,
+        ...(req.seeds !== undefined ? { seeds: req.seeds } : {}),
+        ...(this.#bundleRoot !== null ? { bundleDir: this.#bundleRoot } : {}),
+      },
+      (p) => this.#progress(id, p),
+    );
+    const entry: Entry = {
+      info,
+      cancel: () => this.#host.cancel(handle.runId),
+      lastEmit: 0,
+      pending: null,
+    };
+    this.#runs.set(id, entry);
+    this.#emit(entry);
+    void handle.outcome.then((o) => {
+      switch (o.status) {
+        case 'done':
+          this.#done(id, o.result as WorkerRunResult);
+          break;
+        case 'cancelled':
+          this.#end(id, { status: 'cancelled' });
+          break;
+        case 'failed':
+          this.#end(id, { status: 'failed', error: o.error });
+          break;
+      }
+    });
+    return info;
+  }
+
+  /** Cancels a queued or running run; a finished one is left as it is. */
+  cancel(id: string): void {
+    const entry = this.#runs.get(id);
+    if (!entry) throw named('NotFound', `no run has the id '${id}'`);
+    if (entry.info.status === 'queued' || entry.info.status === 'running') entry.cancel();
+  }
+
+  result(id: string): RunResult {
+    const r = this.#results.get(id);
+    if (r) return r;
+    const info = this.#runs.get(id)?.info;
+    if (!info) throw named('NotFound', `no run has the id '${id}'`);
+    if (info.status !== 'done') throw named('NotReady', `run ${id} is ${info.status}: no result`);
+    throw named('NotFound', `the result of run ${id} is no longer kept in memory`);
+  }
+
+  /** Writes labels.csv of a finished run to `path` atomically; returns the data rows written. */
+  async exportLabels(id: string, path: string): Promise<{ path: string; rows: number }> {
+    this.result(id);
+    const csv = this.#csv.get(id);
+    if (csv === undefined) throw named('NotFound', `the labels of run ${id} are no longer kept`);
+    await writeFileAtomic(path, csv);
+    return { path, rows: csv.trimEnd().split('\n').length - 1 };
+  }
+
+  /**
+   * Copies the run's bundle folder to `path` (which must not exist): copied beside it under a
+   * temporary name, then renamed, so the folder appears whole or not at all.
+   */
+  async exportBundle(id: string, path: string): Promise<{ path: string }> {
+    const { bundle } = this.result(id);
+    if (bundle === null) throw named('NotFound', `run ${id} has no bundle (this host keeps none)`);
+    if (
+      await stat(path).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw named('Exists', `${path} already exists: choose a new folder name`);
+    }
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = join(dirname(path), `.tmp-${basename(path)}-${process.pid}-${Date.now()}`);
+    try {
+      await cp(bundle, tmp, { recursive: true });
+      await rename(tmp, path);
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true });
+      throw e;
+    }
+    return { path };
+  }
+
+  #progress(id: string, p: Progress): void {
+    const entry = this.#runs.get(id);
+    if (!entry) return;
+    const progress: RunProgress = {
+      seedIndex: p.seedIndex,
+      seedCount: p.seedCount,
+      stage: p.step.stage,
+      iteration: p.step.iteration,
+      objective: p.step.objective,
+      elapsed: p.elapsed,
+    };
+    const first = entry.info.status === 'queued';
+    entry.info = {
+      ...entry.info,
+      status: 'running',
+      progress,
+      startedAt: entry.info.startedAt ?? Date.now() - p.elapsed * 1000,
+    };
+    const now = Date.now();
+    if (first || now - entry.lastEmit >= this.#interval) {
+      this.#emit(entry);
+    } else if (!entry.pending) {
+      entry.pending = setTimeout(
+        () => {
+          entry.pending = null;
+          if (entry.info.status === 'running') this.#emit(entry);
+        },
+        this.#interval - (now - entry.lastEmit),
+      );
+      entry.pending.unref?.();
+    }
+  }
+
+  #done(id: string, r: WorkerRunResult): void {
+    const v = r.view;
+    const result: RunResult = {
+      id,
+      method: r.method,
+      k: r.k,
+      params: r.params,
+      protocol: this.#runs.get(id)?.info.protocol ?? 'single',
+      seeds: [...r.result.seeds],
+      metrics: r.result.metrics,
+      perSeed: r.result.perSeed.map((s) => ({ seed: s.seed, metrics: s.metrics })),
+      objective: [...r.result.objective],
+      traces: Object.fromEntries(Object.entries(v.traces).map(([k, t]) => [k, [...t]])),
+      iterations: r.result.iterations,
+      converged: r.result.converged,
+      notes: [...r.result.notes],
+      stages: Object.entries(v.stageSeconds).map(([stage, seconds]) => ({ stage, seconds })),
+      totalSeconds: r.timings.total_s,
+      projection: {
+        x: Array.from(v.projection.x),
+        y: Array.from(v.projection.y),
+        explained: [...v.projection.explained],
+        dims: v.projection.dims,
+      },
+      clusters: Array.from(r.result.labels),
+      truth: v.truth ? Array.from(v.truth.codes) : null,
+      classes: v.truth ? [...v.truth.classes] : null,
+      missingViews: Array.from(v.missingViews),
+      sampleIds: v.sampleIds,
+      confusion: v.confusion,
+      diagnostics: plain(v.diagnostics) as Record<string, unknown>,
+      bundle: r.bundle,
+    };
+    this.#results.set(id, result);
+    this.#csv.set(id, v.labelsCsv);
+    while (this.#results.size > this.#keep) {
+      const oldest = this.#results.keys().next().value as string;
+      this.#results.delete(oldest);
+      this.#csv.delete(oldest);
+    }
+    this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
+  }
+
+  #end(
+    id: string,
+    change: Pick<RunInfo, 'status'> &
+      Partial<Pick<RunInfo, 'metrics' | 'seconds'>> & {
+        error?: SerializedError;
+      },
+  ): void {
+    const entry = this.#runs.get(id);
+    if (!entry) return;
+    if (entry.pending) clearTimeout(entry.pending);
+    entry.pending = null;
+    entry.info = {
+      ...entry.info,
+      status: change.status,
+      finishedAt: Date.now(),
+      error: change.error ?? null,
+      metrics: change.metrics ?? null,
+      seconds: change.seconds ?? null,
+    };
+    this.#emit(entry);
+  }
+
+  #emit(entry: Entry): void {
+    entry.lastEmit = Date.now();
+    for (const listener of this.#listeners) {
+      try {
+        listener(entry.info);
+      } catch {
+        // A listener's failure (a closed window, a dropped connection) is not the run's.
+      }
+    }
+  }
+}
+
+/** Typed arrays and other array-likes as plain arrays, recursively: JSON-safe diagnostics. */
+function plain(value: unknown): unknown {
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    return Array.from(value as unknown as ArrayLike<number>);
+  }
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  return value;
+}
+
+function named(name: string, message: string): Error {
+  const e = new Error(message);
+  e.name = name;
+  return e;
+}

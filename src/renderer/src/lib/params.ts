@@ -1,0 +1,64 @@
+/**
+ * The parameter form's checks, from the solver's schema as the host describes it
+ * (`MethodInfo.params`). Messages are the validator's own words (core/solvers/params.ts:
+ * "parameter 'x' must be <expects>; got <value>"), so the form and the worker say the same
+ * thing; test/renderer/params.test.ts holds the two side by side.
+ */
+import type { ParamInfo, ParamValue } from '../../../shared/contract';
+
+/** What a field holds: text for numbers and enums, a boolean for a checkbox. */
+export type FieldValue = string | boolean;
+
+export type Checked = { ok: true; value: ParamValue } | { ok: false; message: string };
+
+/** The field's initial value: the schema's default. */
+export function initialValue(p: ParamInfo): FieldValue {
+  return p.spec.type === 'boolean' ? p.spec.default : String(p.spec.default);
+}
+
+/** Parses and checks one field against its spec. */
+export function checkParam(p: ParamInfo, raw: FieldValue): Checked {
+  const spec = p.spec;
+  const fail = (given: unknown): Checked => ({
+    ok: false,
+    message: `parameter '${p.name}' must be ${p.expects}; got ${JSON.stringify(given)}`,
+  });
+  switch (spec.type) {
+    case 'boolean':
+      return typeof raw === 'boolean' ? { ok: true, value: raw } : fail(raw);
+    case 'enum':
+      return typeof raw === 'string' && spec.values.includes(raw)
+        ? { ok: true, value: raw }
+        : fail(raw);
+    case 'int':
+    case 'number': {
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      const x = text === '' ? NaN : Number(text);
+      if (!Number.isFinite(x)) return fail(raw);
+      if (spec.type === 'int' && !Number.isInteger(x)) return fail(x);
+      if (x > spec.max) return fail(x);
+      const exclusive = spec.type === 'number' && spec.exclusiveMin === true;
+      if (exclusive ? x <= spec.min : x < spec.min) return fail(x);
+      return { ok: true, value: x };
+    }
+  }
+}
+
+/** A whole number in [min, max] typed in a field, or a message naming the field. */
+export function checkInteger(
+  label: string,
+  raw: string,
+  min: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): { ok: true; value: number } | { ok: false; message: string } {
+  const t = raw.trim();
+  const x = t === '' ? NaN : Number(t);
+  if (!Number.isSafeInteger(x) || x < min || x > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `from ${min}` : `from ${min} to ${max}`;
+    return {
+      ok: false,
+      message: `${label} must be a whole number ${range}; got ${JSON.stringify(raw)}`,
+    };
+  }
+  return { ok: true, value: x };
+}

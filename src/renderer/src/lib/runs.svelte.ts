@@ -1,0 +1,308 @@
+/**
+ * The renderer's run state: the methods of the registry, the queue (every run of the session,
+ * kept current by the host's 'runs:update' events), the selected run and its result, and the
+ * comparison. Only this file and datasets.svelte.ts talk to the host; `call` is injected so the
+ * class is tested without a DOM or a host (test/renderer/runs.test.ts).
+ */
+import type {
+  Channel,
+  MethodInfo,
+  ParamValue,
+  ProtocolKind,
+  Request,
+  Response,
+  RunInfo,
+  RunResult,
+} from '../../../shared/contract';
+import { checkInteger, checkParam, initialValue, type FieldValue } from './params';
+
+export type Call = <C extends Channel>(channel: C, request: Request<C>) => Promise<Response<C>>;
+
+const ACTIVE = new Set(['queued', 'running']);
+
+export class RunsState {
+  methods = $state.raw<MethodInfo[]>([]);
+  /** Every run of the session, oldest first. Replaced on each update: raw state. */
+  runs = $state.raw<RunInfo[]>([]);
+  selectedId = $state<string | null>(null);
+  /** The selected run's result, once loaded. */
+  result = $state.raw<RunResult | null>(null);
+  /** Results fetched for the comparison, by run id. */
+  compared = $state.raw<Record<string, RunResult>>({});
+  error = $state.raw<Error | null>(null);
+  /** A clock for elapsed times, advanced by `tick()` while a run is active. */
+  now = $state(Date.now());
+
+  readonly selected: RunInfo | null = $derived(
+    this.runs.find((r) => r.id === this.selectedId) ?? null,
+  );
+  readonly active: RunInfo[] = $derived(this.runs.filter((r) => ACTIVE.has(r.status)));
+  readonly finished: RunInfo[] = $derived(this.runs.filter((r) => r.status === 'done'));
+
+  readonly #call: Call;
+
+  constructor(call: Call) {
+    this.#call = call;
+  }
+
+  async load(): Promise<void> {
+    await this.#guard(async () => {
+      const [methods, runs] = await Promise.all([
+        this.#call('methods:list', null),
+        this.#call('runs:list', null),
+      ]);
+      this.methods = methods;
+      this.runs = runs;
+    });
+  }
+
+  /** A run changed (host event): replaces it in place or appends it. */
+  update(run: RunInfo): void {
+    const i = this.runs.findIndex((r) => r.id === run.id);
+    const was = i < 0 ? undefined : this.runs[i];
+    this.runs = i < 0 ? [...this.runs, run] : this.runs.with(i, run);
+    // The selected run just finished: fetch its result.
+    if (run.status === 'done' && was?.status !== 'done' && this.selectedId === run.id) {
+      void this.#loadResult(run.id);
+    }
+  }
+
+  /** Starts a run; with `follow`, selects it (its result loads when it is done). */
+  async start(request: Request<'runs:start'>, follow = true): Promise<RunInfo | null> {
+    let info: RunInfo | null = null;
+    await this.#guard(async () => {
+      info = await this.#call('runs:start', request);
+      this.update(info);
+      if (follow) this.select(info.id);
+    });
+    return info;
+  }
+
+  /** Cancels a run; without an id, the selected run if active, else the latest active one. */
+  async cancel(id?: string): Promise<void> {
+    const target =
+      id ??
+      (this.selected && ACTIVE.has(this.selected.status) ? this.selected.id : undefined) ??
+      this.active.at(-1)?.id;
+    if (target === undefined) return;
+    await this.#guard(() => this.#call('runs:cancel', { id: target }).then(() => undefined));
+  }
+
+  select(id: string): void {
+    this.selectedId = id;
+    this.result = null;
+    const run = this.runs.find((r) => r.id === id);
+    if (run?.status === 'done') void this.#loadResult(id);
+  }
+
+  /** Fetches the results of finished runs for the comparison. */
+  async loadCompared(ids: readonly string[]): Promise<void> {
+    const missing = ids.filter((id) => !(id in this.compared));
+    if (missing.length === 0) return;
+    await this.#guard(async () => {
+      const got = await Promise.all(missing.map((id) => this.#call('runs:result', { id })));
+      const next = { ...this.compared };
+      for (const r of got) next[r.id] = r;
+      this.compared = next;
+    });
+  }
+
+  /** Exports the selected run's labels; returns the rows written. */
+  async exportLabels(id: string, path: string): Promise<number | null> {
+    let rows: number | null = null;
+    await this.#guard(async () => {
+      rows = (await this.#call('runs:exportLabels', { id, path })).rows;
+    });
+    return rows;
+  }
+
+  async exportBundle(id: string, path: string): Promise<string | null> {
+    let out: string | null = null;
+    await this.#guard(async () => {
+      out = (await this.#call('runs:exportBundle', { id, path })).path;
+    });
+    return out;
+  }
+
+  tick(now = Date.now()): void {
+    this.now = now;
+  }
+
+  /** Seconds a run has taken so far (or took). */
+  elapsed(run: RunInfo): number {
+    if (run.seconds !== null) return run.seconds;
+    if (run.startedAt === null) return 0;
+    return Math.max(0, ((run.finishedAt ?? this.now) - run.startedAt) / 1000);
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  async #loadResult(id: string): Promise<void> {
+    await this.#guard(async () => {
+      const r = await this.#call('runs:result', { id });
+      if (this.selectedId === id) this.result = r;
+    });
+  }
+
+  async #guard(action: () => Promise<void>): Promise<void> {
+    try {
+      await action();
+    } catch (e) {
+      this.error = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+}
+
+/** Fraction done of a run, 0..1, from its latest step: seeds done plus the current seed's share. */
+export function progressFraction(run: RunInfo): number {
+  if (run.status === 'done') return 1;
+  const p = run.progress;
+  if (!p) return 0;
+  let within = 0;
+  if (run.maxIterations && p.stage !== 'kmeans' && p.stage !== 'metrics') {
+    within = Math.min(p.iteration / run.maxIterations, 1) * 0.8;
+  } else if (p.stage === 'kmeans') within = 0.85;
+  else if (p.stage === 'metrics') within = 1;
+  return Math.min(1, (p.seedIndex - 1 + within) / Math.max(p.seedCount, 1));
+}
+
+/** The run form: a method, its parameters as typed, seed, protocol, seeds and k. */
+export class RunFormState {
+  methodName = $state('');
+  /** Field values by parameter name, for the current method. */
+  values = $state<Record<string, FieldValue>>({});
+  seed = $state('1');
+  protocol = $state<ProtocolKind>('single');
+  seeds = $state('20');
+  /** Empty: the number of classes. */
+  k = $state('');
+
+  #methods: () => readonly MethodInfo[] = () => [];
+
+  constructor(methods: () => readonly MethodInfo[]) {
+    this.#methods = methods;
+  }
+
+  readonly method: MethodInfo | null = $derived(
+    this.#methods().find((m) => m.name === this.methodName) ?? null,
+  );
+
+  /** Message per parameter (and 'seed', 'seeds', 'k'); absent when valid. */
+  readonly errors: Record<string, string> = $derived.by(() => {
+    const out: Record<string, string> = {};
+    for (const p of this.method?.params ?? []) {
+      const c = checkParam(p, this.values[p.name] ?? initialValue(p));
+      if (!c.ok) out[p.name] = c.message;
+    }
+    const seed = checkInteger('the seed', this.seed, 0);
+    if (!seed.ok) out['seed'] = seed.message;
+    if (this.protocol === 'paper') {
+      const seeds = checkInteger('the number of seeds', this.seeds, 1, 1000);
+      if (!seeds.ok) out['seeds'] = seeds.message;
+    }
+    if (this.k.trim() !== '') {
+      const k = checkInteger('k', this.k, 1);
+      if (!k.ok) out['k'] = k.message;
+    }
+    return out;
+  });
+
+  readonly valid: boolean = $derived(this.method !== null && Object.keys(this.errors).length === 0);
+
+  /** Chooses a method and resets its fields to the schema's defaults. */
+  choose(name: string): void {
+    this.methodName = name;
+    const m = this.#methods().find((x) => x.name === name);
+    this.values = Object.fromEntries((m?.params ?? []).map((p) => [p.name, initialValue(p)]));
+  }
+
+  /** The request for `datasetId`, or null while the form has an error. */
+  request(datasetId: string, batch?: string): Request<'runs:start'> | null {
+    const m = this.method;
+    if (!m || !this.valid) return null;
+    const params: Record<string, ParamValue> = {};
+    for (const p of m.params) {
+      const c = checkParam(p, this.values[p.name] ?? initialValue(p));
+      if (c.ok && c.value !== p.spec.default) params[p.name] = c.value;
+    }
+    return {
+      datasetId,
+      method: m.name,
+      params,
+      seed: Number(this.seed.trim()),
+      protocol: this.protocol,
+      ...(this.protocol === 'paper' ? { seeds: Number(this.seeds.trim()) } : {}),
+      ...(this.k.trim() !== '' ? { k: Number(this.k.trim()) } : {}),
+      ...(batch !== undefined ? { batch } : {}),
+    };
+  }
+}
+
+/** Columns of the comparison table, and its sort. */
+export interface CompareRow {
+  readonly run: RunInfo;
+  readonly metrics: Readonly<Record<string, { mean: number; std: number }>>;
+}
+
+export function compareRows(
+  runs: readonly RunInfo[],
+  sortBy: string,
+  descending: boolean,
+): CompareRow[] {
+  const rows = runs
+    .filter((r) => r.status === 'done' && r.metrics)
+    .map((run) => ({ run, metrics: run.metrics! }));
+  const key = (r: CompareRow): number | string =>
+    sortBy === 'method'
+      ? r.run.methodTitle
+      : sortBy === 'time'
+        ? (r.run.seconds ?? Infinity)
+        : (r.metrics[sortBy]?.mean ?? -Infinity);
+  rows.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const c = typeof x === 'string' ? x.localeCompare(String(y)) : x - (y as number);
+    return descending ? -c : c;
+  });
+  return rows;
+}
+
+/** The metric names of a set of rows, in first-seen order. */
+export function metricNames(rows: readonly CompareRow[]): string[] {
+  const names: string[] = [];
+  for (const r of rows)
+    for (const m of Object.keys(r.metrics)) if (!names.includes(m)) names.push(m);
+  return names;
+}
+
+/** The comparison as CSV: one row per run, mean and std of every metric, seconds. */
+export function compareCsv(rows: readonly CompareRow[]): string {
+  const names = metricNames(rows);
+  const head = ['run', 'method', 'dataset', 'protocol', 'seeds', 'seed'];
+  for (const m of names) head.push(`${m}_mean`, `${m}_std`);
+  head.push('seconds');
+  const q = (s: string | number): string => {
+    const t = String(s);
+    return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+  };
+  const lines = [head.join(',')];
+  for (const r of rows) {
+    const cells: (string | number)[] = [
+      r.run.id,
+      r.run.method,
+      r.run.datasetPath,
+      r.run.protocol,
+      r.run.seeds,
+      r.run.seed,
+    ];
+    for (const m of names) {
+      const v = r.metrics[m];
+      cells.push(v ? v.mean : '', v ? v.std : '');
+    }
+    cells.push(r.run.seconds ?? '');
+    lines.push(cells.map(q).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
