@@ -220,7 +220,7 @@ describe('helpers', () => {
     ]);
   });
 
-  it('warns before an n × n method on a large dataset, and estimates time from history', () => {
+  it('warns before an n × n method (CGL’s dense path) on a large dataset, and estimates time from history', () => {
     const summary = {
       n: 20_000,
       views: [
@@ -228,7 +228,12 @@ describe('helpers', () => {
         { name: 'b', d: 5, present: 10_000, sparse: false, nanCount: 0 },
       ],
     } as unknown as Parameters<typeof estimateRun>[0];
-    const e = estimateRun(summary, METHODS[1]!, 1, [], 'd1');
+    // CGL's default (factorised) path holds no n × n array: no warning.
+    const factorised = estimateRun(summary, METHODS[1]!, 1, [], 'd1');
+    expect(factorised.needsNxN).toBe(false);
+    expect(factorised.warning).toBeNull();
+    expect(factorised.methodBytes).toBe(2 * 6 * 20_000 * 64 * 8);
+    const e = estimateRun(summary, METHODS[1]!, 1, [], 'd1', { path: 'dense' });
     expect(e.dataBytes).toBe((20_000 * 10 + 10_000 * 5) * 8);
     expect(e.methodBytes).toBe(4 * 20_000 * 20_000 * 8);
     expect(e.methodBytes).toBeGreaterThan(NN_WARN_BYTES);
@@ -242,6 +247,16 @@ describe('helpers', () => {
     const f = estimateRun(summary, METHODS[0]!, 5, history, 'd1');
     expect(f.warning).toBeNull();
     expect(f.seconds).toBe(15);
+    expect(f.basis).toBe('from 3 earlier runs (3.00 s per seed)');
+    // No run on this dataset: runs on another one, scaled by n·Σd (here 20,000 · 15 against
+    // 1,000 · 15: ×20), and said to be rough.
+    const other = [
+      run('r4', { status: 'done', method: 'bsv', seconds: 4, seeds: 2, datasetId: 'd2' }),
+    ];
+    const g = estimateRun(summary, METHODS[0]!, 1, other, 'd1', {}, { d2: 1_000 * 15 });
+    expect(g.seconds).toBe(40);
+    expect(g.basis).toBe('rough: scaled by data size from 1 run on other datasets');
+    expect(estimateRun(summary, METHODS[0]!, 1, other, 'd1').seconds).toBeNull();
   });
 });
 

@@ -380,17 +380,19 @@ function applyMoves(w: Work, moves: number): number {
   const { labels, changed, mark, moveRow, moveTo } = w;
   mark.fill(0);
   let m = 0;
-  const touch = (j: number): void => {
-    if (!mark[j]) {
-      mark[j] = 1;
-      changed[m++] = j;
-    }
-  };
   for (let q = 0; q < moves; q++) {
     const i = moveRow[q]!;
-    touch(labels[i]!);
-    touch(moveTo[q]!);
-    labels[i] = moveTo[q]!;
+    const from = labels[i]!;
+    const to = moveTo[q]!;
+    if (!mark[from]) {
+      mark[from] = 1;
+      changed[m++] = from;
+    }
+    if (!mark[to]) {
+      mark[to] = 1;
+      changed[m++] = to;
+    }
+    labels[i] = to;
   }
   return m;
 }
