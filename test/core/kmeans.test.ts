@@ -129,6 +129,79 @@ describe('k-means behaviour', () => {
     expect(misplaced).toBe(0);
   });
 
+  it('equals a plain Lloyd loop written out here, step by step (the pruned scan changes nothing)', () => {
+    // Overlapping blobs and uniform data: many iterations, so the bounds (Hamerly) do the work
+    // from iteration 2 on. The plain loop computes every distance every time.
+    const r = createRng(11);
+    const blobs = (n: number, d: number, k: number, spread: number): Mat => {
+      const centres = Array.from({ length: k * d }, () => r.normal() * spread);
+      return {
+        rows: n,
+        cols: d,
+        data: Float64Array.from({ length: n * d }, (_, t) => {
+          const i = Math.floor(t / d);
+          return centres[(i % k) * d + (t % d)]! + r.normal();
+        }),
+      };
+    };
+    for (const [X, k] of [
+      [blobs(1500, 3, 6, 1.5), 6],
+      [blobs(800, 7, 9, 0.8), 9],
+      [uniform(1200, 2, 5), 5],
+    ] as const) {
+      const n = X.rows;
+      const d = X.cols;
+      const dist = (i: number, C: Float64Array, j: number): number => {
+        let s = 0;
+        for (let p = 0; p < d; p++) {
+          const t = X.data[i * d + p]! - C[j * d + p]!;
+          s += t * t;
+        }
+        return s;
+      };
+      const start = Float64Array.from(X.data.subarray(0, k * d)); // rows 0..k−1 as centres
+      const { steps, result } = drain(
+        kmeansSteps(
+          X,
+          k,
+          { start: { rows: k, cols: d, data: start }, maxIterations: 500 },
+          createRng(1),
+        ),
+      );
+      // The plain loop: assign, then (centres = means, SSE, move when strictly closer).
+      const first = (C: Float64Array, i: number): number => {
+        let best = 0;
+        for (let j = 1; j < k; j++) if (dist(i, C, j) < dist(i, C, best)) best = j;
+        return best;
+      };
+      let labels = Int32Array.from({ length: n }, (_, i) => first(start, i));
+      const sses: number[] = [];
+      for (;;) {
+        const C = new Float64Array(k * d);
+        const count = new Float64Array(k);
+        for (let i = 0; i < n; i++) {
+          count[labels[i]!]!++;
+          for (let p = 0; p < d; p++) C[labels[i]! * d + p]! += X.data[i * d + p]!;
+        }
+        for (let j = 0; j < k; j++) for (let p = 0; p < d; p++) C[j * d + p]! /= count[j]!;
+        expect(count.every((c) => c > 0)).toBe(true);
+        let sse = 0;
+        for (let i = 0; i < n; i++) sse += dist(i, C, labels[i]!);
+        if (sses.length && sses.at(-1)! <= sse) break;
+        sses.push(sse);
+        const next = labels.map((l, i) => {
+          const b = first(C, i);
+          return dist(i, C, b) < dist(i, C, l) ? b : l;
+        });
+        if (next.every((l, i) => l === labels[i])) break;
+        labels = next;
+      }
+      expect(steps.map((s) => s.sse)).toEqual(sses);
+      expect(Array.from(result.labels)).toEqual(Array.from(labels));
+      expect(steps.length).toBeGreaterThan(8);
+    }
+  });
+
   it('stops at maxIterations, not converged, centres still the means of the labels', () => {
     const X = uniform(3000, 2, 5);
     const { steps, result } = drain(kmeansSteps(X, 12, { maxIterations: 3 }, createRng(3)));

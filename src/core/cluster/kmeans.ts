@@ -26,8 +26,13 @@
  *
  * Distances are exact differences Σ_p (x_ip − c_jp)², as MATLAB's 'sqeuclidean' (no cancellation,
  * unlike ‖x‖² − 2x·c + ‖c‖², which was also slower here: see `updateDistances`), recomputed only
- * for the centres that changed. Cost per iteration O(n·k·d) time; memory O(n·k + k·d),
- * allocated once per call and reused by every iteration and replicate.
+ * for the centres that changed. From the second Lloyd iteration on (k > 2), Hamerly's bounds
+ * (SDM 2010) skip the other centres of a row that cannot move (`boundedScan`): the own distance
+ * is still computed exactly (it is the SSE's term), and a row is skipped only when a lower
+ * bound on every other distance beats it with a margin far above rounding, so labels, SSEs
+ * and centres are exactly those of the full scan (tested against a plain Lloyd loop). Cost per
+ * iteration O(n·k·d) time at worst, O(n·d) for skipped rows; memory O(n·k + k·d), allocated
+ * once per call and reused by every iteration and replicate.
  */
 import type { Mat } from '../linalg/types';
 import type { Rng } from '../random';
@@ -100,6 +105,17 @@ interface Work {
   /** Results of the current scan: Σ_i D[i, labels(i)] and the number of moves found. */
   sse: number;
   moves: number;
+  /**
+   * Hamerly-style pruning (see `boundedScan`): lower[i] ≤ the distance (not squared) from x_i
+   * to every centre but its own; prevC the centres before the last update; delta[j] how far
+   * centre j moved; half[j] half the distance from centre j to the nearest other centre.
+   */
+  readonly lower: Float64Array;
+  readonly prevC: Float64Array;
+  readonly delta: Float64Array;
+  readonly half: Float64Array;
+  /** Scratch: one row's squared distances to every centre. */
+  readonly row: Float64Array;
 }
 
 function validate(
@@ -492,6 +508,110 @@ function assignAll(w: Work): void {
   }
 }
 
+/**
+ * Slack for the pruning bounds. A squared distance computed by exact differences is within
+ * (d + 3)·ε relative of the true one (each x − c is one rounding, then d products and sums), so
+ * every bound is loosened by BOUND_SLACK (relative; ≫ (d + 3)·ε for any d below 10⁵) and a
+ * row is skipped only when its bound beats its own distance by SKIP_MARGIN (relative).
+ */
+const BOUND_SLACK = 1e-10;
+const SKIP_MARGIN = 1e-9;
+
+/** lower[i] := √(min over j ≠ labels(i) of D[i, j]), D exact for the current centres. */
+function initBounds(w: Work): void {
+  const { k, D, labels, lower } = w;
+  for (let i = 0; i < w.X.rows; i++) {
+    const a = labels[i]!;
+    let second = Infinity;
+    for (let j = 0; j < k; j++) if (j !== a && D[i * k + j]! < second) second = D[i * k + j]!;
+    lower[i] = Math.sqrt(second * (1 - BOUND_SLACK));
+  }
+}
+
+/**
+ * The reassignment scan with Hamerly's bounds (Hamerly, "Making k-means even faster", SDM
+ * 2010), giving exactly what the full scan gives: for every row the own distance is computed
+ * as always (it is the SSE's term); the other centres are skipped when a lower bound on their
+ * distance, max(lower[i], 2·half[a] − √own), beats √own with margin, since then none of them
+ * can be strictly closer (the full scan's condition to move). Otherwise all distances are
+ * computed and the row is scanned as in `scanRows`; its bound is then reset to the second
+ * smallest distance. Bounds follow the centres: lower[i] drops by the largest move of a centre
+ * other than its own (with slack).
+ */
+function boundedScan(w: Work): void {
+  const { X, k, C, prevC, delta, half, lower, labels, row, moveRow, moveTo, nextSums, nextCounts } =
+    w;
+  const { rows: n, cols: d, data } = X;
+  // How far each centre moved, and the two largest moves.
+  let max1 = 0;
+  let max2 = 0;
+  let arg1 = -1;
+  for (let j = 0; j < k; j++) {
+    let s = 0;
+    for (let p = 0; p < d; p++) {
+      const t = C[j * d + p]! - prevC[j * d + p]!;
+      s += t * t;
+    }
+    const dj = Math.sqrt(s) * (1 + BOUND_SLACK);
+    delta[j] = dj;
+    if (dj > max1) {
+      max2 = max1;
+      max1 = dj;
+      arg1 = j;
+    } else if (dj > max2) max2 = dj;
+  }
+  // Half the distance from each centre to its nearest other centre.
+  for (let j = 0; j < k; j++) half[j] = Infinity;
+  for (let j = 0; j < k; j++) {
+    for (let q = j + 1; q < k; q++) {
+      const cc = Math.sqrt(sqDist(C, j, C, q, d)) * 0.5 * (1 - BOUND_SLACK);
+      if (cc < half[j]!) half[j] = cc;
+      if (cc < half[q]!) half[q] = cc;
+    }
+  }
+  let sse = w.sse;
+  let moves = w.moves;
+  for (let i = 0; i < n; i++) {
+    const a = labels[i]!;
+    const drop = a === arg1 ? max2 : max1;
+    const lo = lower[i]! - drop;
+    const own = sqDist(data, i, C, a, d);
+    sse += own;
+    const rootOwn = Math.sqrt(own * (1 + BOUND_SLACK));
+    const bound = Math.max(lo, 2 * half[a]! - rootOwn);
+    let target = a;
+    if (bound > 0 && bound * bound >= own * (1 + SKIP_MARGIN)) {
+      lower[i] = lo;
+    } else {
+      // Every distance, and the full scan's rule: the first minimum, taken when strictly closer.
+      let best = 0;
+      let min = Infinity;
+      for (let j = 0; j < k; j++) {
+        const dij = j === a ? own : sqDist(data, i, C, j, d);
+        row[j] = dij;
+        if (dij < min) {
+          min = dij;
+          best = j;
+        }
+      }
+      if (min < own) {
+        moveRow[moves] = i;
+        moveTo[moves++] = best;
+        target = best;
+      }
+      let second = Infinity;
+      for (let j = 0; j < k; j++) if (j !== target && row[j]! < second) second = row[j]!;
+      lower[i] = Math.sqrt(second * (1 - BOUND_SLACK));
+    }
+    nextCounts[target]!++;
+    const c = target * d;
+    const x = i * d;
+    for (let p = 0; p < d; p++) nextSums[c + p]! += data[x + p]!;
+  }
+  w.sse = sse;
+  w.moves = moves;
+}
+
 /** SSE of w.labels and w.C by exact differences (independent of D). */
 function sseOf(w: Work): number {
   let s = 0;
@@ -519,14 +639,24 @@ function* lloyd(
   let m = allChanged(w);
   updateCentres(w);
   let prevSse = Infinity;
+  // 'full': D is exact for every (row, centre) except the `m` changed centres' columns, which
+  // the next scan recomputes. 'bounded': D is not kept; `lower` holds valid bounds instead.
+  let mode: 'full' | 'bounded' = 'full';
   for (let iteration = 1; ; iteration++) {
-    // Here the centres are the means of the labels and D is stale for the `m` changed clusters.
+    // Here the centres are the means of the labels.
     startScan(w);
-    if (!w.counts.includes(0)) updateDistances(w, m, true);
-    else {
+    let fresh = false;
+    if (w.counts.includes(0)) {
+      if (mode === 'bounded') m = allChanged(w);
       updateDistances(w, m, false);
       fillEmptyClusters(w);
       scanRows(w, 0, n);
+      mode = 'full';
+    } else if (mode === 'bounded') {
+      boundedScan(w);
+    } else {
+      updateDistances(w, m, true);
+      fresh = true;
     }
     const { sse, moves } = w;
     if (prevSse <= sse) {
@@ -542,6 +672,12 @@ function* lloyd(
     w.prev.set(w.labels);
     prevSse = sse;
     m = applyMoves(w, moves);
+    if (fresh && w.k > 2) {
+      // D is exact for every centre after a full scan: start the bounds from it.
+      initBounds(w);
+      mode = 'bounded';
+    }
+    w.prevC.set(w.C);
     finishCentres(w);
   }
 }
@@ -609,6 +745,11 @@ export function kmeansSteps(
     nextCounts: new Float64Array(k),
     sse: 0,
     moves: 0,
+    lower: new Float64Array(n),
+    prevC: new Float64Array(k * X.cols),
+    delta: new Float64Array(k),
+    half: new Float64Array(k),
+    row: new Float64Array(k),
   };
   return replicates(w, options, count, maxIterations, rng);
 }
