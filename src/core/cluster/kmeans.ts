@@ -420,12 +420,13 @@ function allChanged(w: Work): number {
 }
 
 /**
- * minDist[i] := min(minDist[i], ‖x_i − c_j‖²) for every row; returns Σ_i minDist[i]. Four rows
+ * D[:, j] := ‖x_i − c_j‖² and minDist[i] := min(minDist[i], D[i, j]) for every row; returns
+ * Σ_i minDist[i] (assignAll reuses the column). Four rows
  * per pass over p share each loaded c_jp (about twice as fast as one row at a time).
  */
 function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
   const { rows: n, cols: d, data } = w.X;
-  const C = w.C;
+  const { C, D, k } = w;
   const c = j * d;
   const n4 = n - (n % 4);
   let total = 0;
@@ -449,6 +450,10 @@ function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
       t = data[x3 + p]! - u;
       s3 += t * t;
     }
+    D[i * k + j] = s0;
+    D[(i + 1) * k + j] = s1;
+    D[(i + 2) * k + j] = s2;
+    D[(i + 3) * k + j] = s3;
     if (s0 < minDist[i]!) minDist[i] = s0;
     if (s1 < minDist[i + 1]!) minDist[i + 1] = s1;
     if (s2 < minDist[i + 2]!) minDist[i + 2] = s2;
@@ -459,14 +464,19 @@ function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
     total += minDist[i + 3]!;
   }
   for (let i = n4; i < n; i++) {
-    minDist[i] = Math.min(minDist[i]!, sqDist(data, i, C, j, d));
+    const s0 = sqDist(data, i, C, j, d);
+    D[i * k + j] = s0;
+    minDist[i] = Math.min(minDist[i]!, s0);
     total += minDist[i]!;
   }
   return total;
 }
 
-/** k-means++ seeding of w.C (see the file comment); O(n·k·d). */
-function seedPlusPlus(w: Work, rng: Rng): void {
+/**
+ * k-means++ seeding of w.C (see the file comment); O(n·k·d). Returns how many leading columns
+ * of D it left exact (k − 1, or fewer when it fell back to uniform picks).
+ */
+function seedPlusPlus(w: Work, rng: Rng): number {
   const { X, k, C } = w;
   const { rows: n, cols: d, data } = X;
   const take = (j: number, i: number): void => C.set(data.subarray(i * d, (i + 1) * d), j * d);
@@ -482,7 +492,7 @@ function seedPlusPlus(w: Work, rng: Rng): void {
         [idx[q - j], idx[r]] = [idx[r]!, idx[q - j]!];
         take(q, idx[q - j]!);
       }
-      return;
+      return j;
     }
     const u = rng.next() * total;
     let chosen = -1;
@@ -495,11 +505,16 @@ function seedPlusPlus(w: Work, rng: Rng): void {
     }
     take(j, chosen);
   }
+  return Math.max(0, k - 1);
 }
 
-/** Nearest-centre labels for the current centres (ties: lowest index), D filled for all. */
-function assignAll(w: Work): void {
-  updateDistances(w, allChanged(w), false);
+/**
+ * Nearest-centre labels for the current centres (ties: lowest index), D filled for all. The
+ * first `known` columns of D are already exact (k-means++ computed them while seeding).
+ */
+function assignAll(w: Work, known = 0): void {
+  for (let j = known; j < w.k; j++) w.changed[j - known] = j;
+  updateDistances(w, w.k - known, false);
   const { k, D, labels } = w;
   for (let i = 0; i < w.X.rows; i++) {
     let best = 0;
@@ -577,10 +592,15 @@ function boundedScan(w: Work): void {
     const lo = lower[i]! - drop;
     const own = sqDist(data, i, C, a, d);
     sse += own;
-    const rootOwn = Math.sqrt(own * (1 + BOUND_SLACK));
-    const bound = Math.max(lo, 2 * half[a]! - rootOwn);
+    // bound = max(lo, 2·half[a] − √own) passes when either term does; √own only if needed.
+    const need = own * (1 + SKIP_MARGIN);
+    let skip = lo > 0 && lo * lo >= need;
+    if (!skip) {
+      const h = 2 * half[a]! - Math.sqrt(own * (1 + BOUND_SLACK));
+      skip = h > 0 && h * h >= need;
+    }
     let target = a;
-    if (bound > 0 && bound * bound >= own * (1 + SKIP_MARGIN)) {
+    if (skip) {
       lower[i] = lo;
     } else {
       // Every distance, and the full scan's rule: the first minimum, taken when strictly closer.
@@ -694,9 +714,10 @@ function* replicates(
   let best: KmeansResult | null = null;
   for (let r = 0; r < count; r++) {
     const stream = rng.split();
+    let known = 0;
     if (options.start && options.start !== 'plus') w.C.set(options.start.data);
-    else seedPlusPlus(w, stream);
-    assignAll(w);
+    else known = seedPlusPlus(w, stream);
+    assignAll(w, known);
     const end = yield* lloyd(w, r, maxIterations);
     replicateSse[r] = end.sse;
     if (!best || end.sse < best.sse) {
