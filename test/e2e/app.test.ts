@@ -10,30 +10,17 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from './browser';
 import { DatasetLibrary } from '../../src/backend/library';
 import { startServer } from '../../src/cli/serve';
 import type { RunningServer } from '../../src/cli/serve';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const WEB = join(REPO, 'out', 'web');
 const SAMPLE = join(REPO, 'resources', 'datasets', 'NGs_Per0.5.mat');
 const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
 const SCREENSHOT = join(REPO, 'docs', 'screenshots', 'dataset-info.png');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let server: RunningServer | undefined;
 let context: BrowserContext | undefined;
@@ -50,23 +37,15 @@ function ready(): void {
 
 beforeAll(async () => {
   // Fail, never skip, when the build is missing: a skipped e2e test proves nothing.
-  if (!existsSync(join(WEB, 'index.html'))) {
-    missing = new Error(
-      `${WEB}/index.html is missing: run \`npm run build:web\` first (npm test does)`,
-    );
-    return;
-  }
-  if (!existsSync(CHROMIUM)) {
-    missing = new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    return;
-  }
+  missing = setupProblem() ?? undefined;
+  if (missing) return;
   const library = new DatasetLibrary({ bundled: [SAMPLE] });
   server = await startServer({ port: 0, library, staticDir: WEB });
   profile = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-profile-'));
   // launchPersistentContext is playwright's way to give Chromium a --user-data-dir.
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: ARGS,
+    args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1280, height: 960 },
     deviceScaleFactor: 1,

@@ -11,33 +11,20 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from './browser';
 import { DatasetLibrary } from '../../src/backend/library';
 import { RunManager } from '../../src/backend/runs';
 import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import { startServer } from '../../src/cli/serve';
 import type { RunningServer } from '../../src/cli/serve';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const WEB = join(REPO, 'out', 'web');
 const SAMPLE = join(REPO, 'resources', 'datasets', 'NGs_Per0.5.mat');
 const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
 const MSRC = resolve(REPO, '../shared/datasets/MSRC-v1/MSRCV1.mat');
 const SHOTS = join(REPO, 'docs', 'screenshots');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let server: RunningServer | undefined;
 let host: WorkerHost | undefined;
@@ -53,16 +40,8 @@ function ready(): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(WEB, 'index.html'))) {
-    missing = new Error(
-      `${WEB}/index.html is missing: run \`npm run build:web\` first (npm test does)`,
-    );
-    return;
-  }
-  if (!existsSync(CHROMIUM)) {
-    missing = new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    return;
-  }
+  missing = setupProblem() ?? undefined;
+  if (missing) return;
   out = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-out-'));
   const library = new DatasetLibrary({ bundled: [SAMPLE] });
   host = new WorkerHost({
@@ -79,7 +58,7 @@ beforeAll(async () => {
   profile = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-profile-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: ARGS,
+    args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1280, height: 960 },
     deviceScaleFactor: 1,

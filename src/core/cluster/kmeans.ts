@@ -421,52 +421,17 @@ function allChanged(w: Work): number {
 
 /**
  * D[:, j] := ‖x_i − c_j‖² and minDist[i] := min(minDist[i], D[i, j]) for every row; returns
- * Σ_i minDist[i] (assignAll reuses the column). Four rows
- * per pass over p share each loaded c_jp (about twice as fast as one row at a time).
+ * Σ_i minDist[i] (assignAll reuses the column). The column comes from `updateDistances`.
  */
 function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
-  const { rows: n, cols: d, data } = w.X;
-  const { C, D, k } = w;
-  const c = j * d;
-  const n4 = n - (n % 4);
+  const { D, k, changed } = w;
+  // D[:, j] by the distance kernel (one centre: its 4-rows × 1-centre block).
+  changed[0] = j;
+  updateDistances(w, 1, false);
   let total = 0;
-  for (let i = 0; i < n4; i += 4) {
-    const x0 = i * d;
-    const x1 = x0 + d;
-    const x2 = x1 + d;
-    const x3 = x2 + d;
-    let s0 = 0,
-      s1 = 0,
-      s2 = 0,
-      s3 = 0;
-    for (let p = 0; p < d; p++) {
-      const u = C[c + p]!;
-      let t = data[x0 + p]! - u;
-      s0 += t * t;
-      t = data[x1 + p]! - u;
-      s1 += t * t;
-      t = data[x2 + p]! - u;
-      s2 += t * t;
-      t = data[x3 + p]! - u;
-      s3 += t * t;
-    }
-    D[i * k + j] = s0;
-    D[(i + 1) * k + j] = s1;
-    D[(i + 2) * k + j] = s2;
-    D[(i + 3) * k + j] = s3;
-    if (s0 < minDist[i]!) minDist[i] = s0;
-    if (s1 < minDist[i + 1]!) minDist[i + 1] = s1;
-    if (s2 < minDist[i + 2]!) minDist[i + 2] = s2;
-    if (s3 < minDist[i + 3]!) minDist[i + 3] = s3;
-    total += minDist[i]!;
-    total += minDist[i + 1]!;
-    total += minDist[i + 2]!;
-    total += minDist[i + 3]!;
-  }
-  for (let i = n4; i < n; i++) {
-    const s0 = sqDist(data, i, C, j, d);
-    D[i * k + j] = s0;
-    minDist[i] = Math.min(minDist[i]!, s0);
+  for (let i = 0; i < w.X.rows; i++) {
+    const s = D[i * k + j]!;
+    if (s < minDist[i]!) minDist[i] = s;
     total += minDist[i]!;
   }
   return total;
