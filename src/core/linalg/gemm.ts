@@ -44,6 +44,7 @@ const MC = 128;
 const NC = 768;
 
 const PACK_A = new Float64Array(MC * KC);
+const roundUp4 = (x: number): number => (x + 3) & ~3;
 const PACK_B = new Float64Array(KC * NC);
 
 /**
@@ -147,6 +148,10 @@ export function syrk(A: Mat, out?: Mat): Mat {
 function scaleBlock(m: number, n: number, beta: number, C: Strided): void {
   if (beta === 1) return;
   const { data: c, offset, ld } = C;
+  if (beta === 0 && ld === n) {
+    c.fill(0, offset, offset + m * n);
+    return;
+  }
   for (let i = 0; i < m; i++) {
     const r = offset + i * ld;
     if (beta === 0) c.fill(0, r, r + n);
@@ -164,7 +169,7 @@ function product(
   n: number,
   k: number,
   alpha: number,
-  A: Strided,
+  A: Strided | PackedLhs,
   transA: boolean,
   B: Strided,
   transB: boolean,
@@ -176,13 +181,94 @@ function product(
   else productTs(m, n, k, alpha, A, transA, B, transB, C, upper);
 }
 
+/**
+ * op(A) (m×k) packed once into the slivers both micro-kernels read (`packPanelA`'s layout), for
+ * many products with different right-hand sides: the block of rows i0 … (multiple of MC) and
+ * depths p0 … (multiple of KC) starts at i0·k + roundUp4(mb)·p0. A product from it copies each
+ * block into place instead of packing it, and gives the same bits as the product from A.
+ */
+export interface PackedLhs {
+  readonly m: number;
+  readonly k: number;
+  readonly packed: Float64Array;
+}
+
+/** Packs op(A) (A m×k, or k×m when `transA`) for `gemmPacked`. O(mk) time and memory. */
+export function packLhs(A: Mat, transA = false): PackedLhs {
+  const m = transA ? A.cols : A.rows;
+  const k = transA ? A.rows : A.cols;
+  const blocks = Math.floor(m / MC) * MC + roundUp4(m % MC);
+  const packed = new Float64Array(blocks * k);
+  const a: Strided = { data: A.data, offset: 0, ld: A.cols };
+  for (let i0 = 0; i0 < m; i0 += MC) {
+    const mb = Math.min(MC, m - i0);
+    for (let p0 = 0; p0 < k; p0 += KC)
+      packPanelA(a, transA, i0, mb, p0, Math.min(KC, k - p0), packed, lhsOffset(i0, mb, p0, k));
+  }
+  return { m, k, packed };
+}
+
+const lhsOffset = (i0: number, mb: number, p0: number, k: number): number =>
+  i0 * k + roundUp4(mb) * p0;
+
+/** Copies block (i0, p0) of a packed op(A) to dst[o0 …): what `packPanelA` would write there. */
+function copyPanelA(
+  P: PackedLhs,
+  i0: number,
+  mb: number,
+  p0: number,
+  kb: number,
+  dst: Float64Array,
+  o0: number,
+): void {
+  const o = lhsOffset(i0, mb, p0, P.k);
+  dst.set(P.packed.subarray(o, o + roundUp4(mb) * kb), o0);
+}
+
+/**
+ * C (m×n) ← α·op(A)·op(B) + β·C from op(A) packed by `packLhs`: the same result, bit for bit,
+ * as `gemm` with A, without repacking A. C must not share memory with B.
+ */
+export function gemmPacked(
+  P: PackedLhs,
+  B: Mat,
+  C: Mat,
+  opts: Omit<GemmOptions, 'transA'> = {},
+): Mat {
+  const { transB = false, alpha = 1, beta = 0 } = opts;
+  const kB = transB ? B.cols : B.rows;
+  const n = transB ? B.rows : B.cols;
+  if (P.k !== kB) {
+    throw new Error(
+      `gemmPacked: inner dimensions differ, ${P.m}x${P.k} · ${B.rows}x${B.cols}${transB ? 'ᵀ' : ''}`,
+    );
+  }
+  resultMat(P.m, n, C, 'gemmPacked', [B]);
+  const c: Strided = { data: C.data, offset: 0, ld: n };
+  scaleBlock(P.m, n, beta, c);
+  if (alpha !== 0 && P.k > 0 && P.m > 0 && n > 0)
+    product(
+      P.m,
+      n,
+      P.k,
+      alpha,
+      P,
+      false,
+      { data: B.data, offset: 0, ld: B.cols },
+      transB,
+      c,
+      false,
+    );
+  return C;
+}
+
 /** `product` on the TypeScript 4×3 micro-kernel. */
 function productTs(
   m: number,
   n: number,
   k: number,
   alpha: number,
-  A: Strided,
+  A: Strided | PackedLhs,
   transA: boolean,
   B: Strided,
   transB: boolean,
@@ -197,7 +283,8 @@ function productTs(
       packPanelB(B, transB, p0, kb, j0, nb);
       for (let i0 = 0; i0 < m && !(upper && i0 >= j0 + nb); i0 += MC) {
         const mb = Math.min(MC, m - i0);
-        packPanelA(A, transA, i0, mb, p0, kb, PACK_A, 0);
+        if ('packed' in A) copyPanelA(A, i0, mb, p0, kb, PACK_A, 0);
+        else packPanelA(A, transA, i0, mb, p0, kb, PACK_A, 0);
         for (let j = 0; j < nb; j += NR) {
           const nr = Math.min(NR, nb - j);
           // With `upper`, rows below the tile's last column are not needed.
@@ -318,6 +405,12 @@ const W_A = 0;
 const W_T = W_A + 8 * MC * KC;
 const W_B = W_T + 8 * MC * NC;
 const PAGE = 65536;
+/** Where resident packed left operands (`PackedLhs`) start: after the deepest B panel. */
+const W_R = W_B + 8 * KP * NC;
+/** Most bytes of resident packed operands; larger ones are copied block by block instead. */
+const RESIDENT_MAX = 256 * 2 ** 20;
+/** Resident slots: an operator may take turns between four packed factors (CGL's H-step). */
+const SLOTS = 4;
 
 /** The instantiated wasm kernel and its memory, which grows with the depth of the B panel. */
 interface WasmKernel {
@@ -326,6 +419,15 @@ interface WasmKernel {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   /** A view of the whole memory, renewed when it grows. */
   f64: Float64Array;
+  /**
+   * Packed left operands kept in the memory from W_R on, so that repeated products from one
+   * read it in place: per slot the operand it holds (or null), its byte offset and capacity,
+   * and when it was last used (the least recently used slot is refilled).
+   */
+  readonly slots: { owner: PackedLhs | null; offset: number; bytes: number; used: number }[];
+  /** First free byte of the resident region, and a use counter. */
+  top: number;
+  clock: number;
 }
 
 /** The part of the WebAssembly API used here (typed locally: core's lib has no DOM types). */
@@ -376,16 +478,56 @@ function instantiateWasm(): WasmKernel | null {
     if (!api || !api.validate(GEMM_WASM)) return null;
     const memory = new api.Memory({
       initial: Math.ceil((W_B + 8 * KC * NC) / PAGE),
-      maximum: Math.ceil((W_B + 8 * KP * NC) / PAGE),
+      maximum: Math.ceil((W_R + RESIDENT_MAX) / PAGE),
     });
     const instance = new api.Instance(new api.Module(GEMM_WASM), { env: { memory } });
     const block = instance.exports.block;
     if (typeof block !== 'function') return null;
     const f64 = new Float64Array(memory.buffer);
-    return { block: block as WasmKernel['block'], memory, f64 };
+    const slots = Array.from({ length: SLOTS }, () => ({
+      owner: null,
+      offset: 0,
+      bytes: 0,
+      used: 0,
+    }));
+    return { block: block as WasmKernel['block'], memory, f64, slots, top: W_R, clock: 0 };
   } catch {
     return null;
   }
+}
+
+/**
+ * The byte offset in the wasm memory where P's packed data lies, copying it there into the least
+ * recently used slot if it is not resident yet; null when it is too large to keep (the caller
+ * then copies block by block). A slot too small for P gets a new region at the top of the
+ * resident area; when that area is full, every slot is emptied and the area starts again.
+ */
+function resident(w: WasmKernel, P: PackedLhs): number | null {
+  const bytes = 8 * P.packed.length;
+  if (bytes > RESIDENT_MAX / SLOTS) return null;
+  w.clock++;
+  for (const s of w.slots) {
+    if (s.owner === P) {
+      s.used = w.clock;
+      return s.offset;
+    }
+  }
+  let slot = w.slots[0]!;
+  for (const s of w.slots) if (s.used < slot.used) slot = s;
+  if (slot.bytes < bytes) {
+    if (w.top + bytes > W_R + RESIDENT_MAX) {
+      for (const s of w.slots) Object.assign(s, { owner: null, offset: 0, bytes: 0, used: 0 });
+      w.top = W_R;
+    }
+    slot.offset = w.top;
+    slot.bytes = bytes;
+    w.top += bytes;
+  }
+  reserve(w, slot.offset + bytes);
+  w.f64.set(P.packed, slot.offset / 8);
+  slot.owner = P;
+  slot.used = w.clock;
+  return slot.offset;
 }
 
 /** Grows the wasm memory to at least `bytes` (it never shrinks) and renews the view over it. */
@@ -395,8 +537,6 @@ function reserve(w: WasmKernel, bytes: number): void {
   w.memory.grow(Math.ceil((bytes - have) / PAGE));
   w.f64 = new Float64Array(w.memory.buffer);
 }
-
-const roundUp4 = (x: number): number => (x + 3) & ~3;
 
 /**
  * `product` on the wasm kernel. Loops: n in panels of NC; k in chunks of KP, whose op(B) panel
@@ -413,7 +553,7 @@ function productWasm(
   n: number,
   k: number,
   alpha: number,
-  A: Strided,
+  A: Strided | PackedLhs,
   transA: boolean,
   B: Strided,
   transB: boolean,
@@ -422,6 +562,7 @@ function productWasm(
 ): void {
   const { data: c, offset: c0, ld: ldc } = C;
   const t0 = W_T / 8;
+  const home = 'packed' in A ? resident(w, A) : null;
   for (let j0 = 0; j0 < n; j0 += NC) {
     const nb = Math.min(NC, n - j0);
     const nbPad = roundUp4(nb);
@@ -441,9 +582,12 @@ function productWasm(
         const lim = upper ? j0 - i0 : mbPad;
         for (let p0 = q0; p0 < q0 + kq; p0 += KC) {
           const kb = Math.min(KC, q0 + kq - p0);
-          packPanelA(A, transA, i0, mb, p0, kb, mem, W_A / 8);
+          let pa = W_A;
+          if (home !== null) pa = home + 8 * lhsOffset(i0, mb, p0, k);
+          else if ('packed' in A) copyPanelA(A, i0, mb, p0, kb, w.f64, W_A / 8);
+          else packPanelA(A, transA, i0, mb, p0, kb, w.f64, W_A / 8);
           const pb = W_B + 8 * (p0 - q0) * nbPad;
-          w.block(W_A, pb, W_T, mbPad, nbPad, kb, nbPad, lim, p0 === q0 ? 0 : 1);
+          w.block(pa, pb, W_T, mbPad, nbPad, kb, nbPad, lim, p0 === q0 ? 0 : 1);
         }
         for (let i = 0; i < mb; i++) {
           const r = c0 + (i0 + i) * ldc + j0;

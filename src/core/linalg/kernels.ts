@@ -16,7 +16,17 @@
  * - polar.ts: the polar factor (Procrustes) of a thin or wide matrix from its Gram matrix.
  */
 export { dot, nrm2, transposeInto } from './dense';
-export { gemm, matmul, matmulTA, matmulTB, syrk, type GemmOptions } from './gemm';
+export {
+  gemm,
+  gemmPacked,
+  matmul,
+  matmulTA,
+  matmulTB,
+  packLhs,
+  syrk,
+  type GemmOptions,
+  type PackedLhs,
+} from './gemm';
 export { spmm, spmmTA } from './sparse';
 export { symEig, symEigValues, type SymEig } from './eig';
 export { qr } from './qr';

@@ -10,7 +10,7 @@
  * Scratch blocks (for sums and low-rank factors) are allocated on the first call and grown
  * only when a wider block arrives, so a solve allocates them once.
  */
-import { matmul, matmulTA } from './kernels';
+import { gemmPacked, matmul, packLhs } from './kernels';
 import type { Csr, Mat } from './types';
 
 /** A symmetric operator A (n×n) applied to blocks: Y (n×b) ← A·X (n×b). */
@@ -69,7 +69,7 @@ export function csrOp(S: Csr): SymOp {
 
 /**
  * y (n×b) ← S·x (n×b) for CSR S; the kernel behind `csrOp`. The columns are taken 8 (then 4,
- * then 1) at a time with the partial sums in locals, so each nonzero s_ip costs one read of
+ * 2, 1) at a time with the partial sums in locals, so each nonzero s_ip costs one read of
  * 8 neighbouring entries of row p of x and no traffic on y (measured 2× faster than updating
  * y in place). Rows of x are read in the order of S's column indices: a bandwidth-reducing
  * order of S (`graph/reorder.ts`) keeps them in cache.
@@ -129,6 +129,18 @@ function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: number): voi
       y[yo + j + 2] = s2;
       y[yo + j + 3] = s3;
     }
+    for (; j + 2 <= b; j += 2) {
+      let s0 = 0,
+        s1 = 0;
+      for (let p = p0; p < p1; p++) {
+        const a = data[p]!;
+        const o = indices[p]! * b + j;
+        s0 += a * x[o]!;
+        s1 += a * x[o + 1]!;
+      }
+      y[yo + j] = s0;
+      y[yo + j + 1] = s1;
+    }
     for (; j < b; j++) {
       let s = 0;
       for (let p = p0; p < p1; p++) s += data[p]! * x[indices[p]! * b + j]!;
@@ -177,6 +189,10 @@ export function sumOp(...terms: SymOp[]): SymOp {
 /**
  * U·Vᵀ for U, V (n×r): Y = U·(Vᵀ·X), 4nrb flops and an r×b scratch block; never forms the
  * n×n product. Symmetric only if U·Vᵀ is (e.g. V = U·C with C = Cᵀ): the caller's promise.
+ * U and Vᵀ are packed for the GEMM kernel when the operator is made (2nr values; later changes
+ * to U or V are not seen), so a product packs only its b columns: for the narrow blocks of an
+ * eigensolver (b ≪ r) packing the n×r factors again at every product would cost as much as the
+ * arithmetic. Same bits as `matmul(U, matmulTA(V, X))`.
  */
 export function lowRankOp(U: Mat, V: Mat): SymOp {
   if (U.rows !== V.rows || U.cols !== V.cols) {
@@ -184,6 +200,8 @@ export function lowRankOp(U: Mat, V: Mat): SymOp {
   }
   const n = U.rows;
   const r = U.cols;
+  const Up = packLhs(U);
+  const Vt = packLhs(V, true);
   let scratch: Float64Array = new Float64Array(0);
   return {
     n,
@@ -191,8 +209,8 @@ export function lowRankOp(U: Mat, V: Mat): SymOp {
       checkBlock(n, X, Y, 'lowRankOp');
       scratch = ensure(scratch, r * X.cols);
       const T = view(scratch, r, X.cols);
-      matmulTA(V, X, T);
-      matmul(U, T, Y);
+      gemmPacked(Vt, X, T);
+      gemmPacked(Up, T, Y);
     },
   };
 }
