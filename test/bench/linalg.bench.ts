@@ -10,7 +10,10 @@
  * the one least disturbed by other work; the target is judged on both.
  */
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
+import { csrTimesBlock, setCsrBackend } from '../../src/core/linalg/csr-kernel';
 import { gemmBackend, setGemmBackend } from '../../src/core/linalg/gemm';
+import type { Csr } from '../../src/core/linalg/types';
+import { prng } from '../helpers/prng';
 import { matmul, matmulTA, matmulTB, symEig, syrk, thinSvd } from '../../src/core/linalg/kernels';
 import type { Mat } from '../../src/core/linalg/types';
 import { randMat as rand, randSym } from '../helpers/mat';
@@ -152,6 +155,47 @@ async function svdRows(np: Record<string, number> | null): Promise<(string | num
   return rows;
 }
 
+/**
+ * A graph like CGL's view graphs (n = 2000, ~20 entries per row, neighbours mostly near in
+ * index as in a file sorted by class): S·X for blocks of b columns on both CSR kernels.
+ */
+function csrRows(): string[][] {
+  const n = 2000;
+  const r = prng(11);
+  const indptr = new Int32Array(n + 1);
+  const indices: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const cols = new Set<number>();
+    while (cols.size < 20)
+      cols.add(Math.min(n - 1, Math.max(0, i + Math.round((r() - 0.5) * 400))));
+    indices.push(...[...cols].sort((a, b) => a - b));
+    indptr[i + 1] = indices.length;
+  }
+  const S: Csr = {
+    rows: n,
+    cols: n,
+    indptr,
+    indices: Int32Array.from(indices),
+    data: Float64Array.from(indices, () => r()),
+  };
+  const rows: string[][] = [['S·X, n = 2000, nnz = 40,000', 'wasm ms', 'TypeScript ms', 'ratio']];
+  for (const b of [10, 16]) {
+    const x = Float64Array.from({ length: n * b }, () => r());
+    const y = new Float64Array(n * b);
+    const ms = (backend: 'wasm' | 'ts'): number => {
+      setCsrBackend(backend);
+      const t = medianAndBest(() => {
+        for (let k = 0; k < 20; k++) csrTimesBlock(S, x, y, b);
+      }, 9);
+      return t.median / 20;
+    };
+    const [w, t] = [ms('wasm'), ms('ts')];
+    setCsrBackend('wasm');
+    rows.push([`b = ${b}`, w.toFixed(3), t.toFixed(3), `${(t / w).toFixed(1)}×`]);
+  }
+  return rows;
+}
+
 export async function run(): Promise<void> {
   const np = numpyMs();
   if (!np)
@@ -163,4 +207,6 @@ export async function run(): Promise<void> {
   console.log(table(await eigRows(np)));
   console.log();
   console.log(table(await svdRows(np)));
+  console.log();
+  console.log(table(csrRows()));
 }

@@ -1,0 +1,122 @@
+;; Sparse (CSR) times dense block in WebAssembly SIMD (v128 as f64x2): the text source of
+;; csr-wasm.ts, which `npm run build:wasm` (scripts/build-wasm.mjs, wabt) regenerates; a test
+;; checks the two agree. The copying in and out stays in TypeScript (linalg/csr-kernel.ts).
+;;
+;; spmm(pp, pi, pv, px, py, rows, b): Y ← S·X for S (rows × ·) in CSR and X, Y row-major with b
+;; f64 per row, all in this module's memory at byte offsets: pp the rows + 1 row pointers (i32),
+;; pi the column indices (i32), pv the values (f64), px X, py Y. Y is written, never read.
+;;
+;; Row i of Y is Σ_p v_p · X[i_p, :] over the row's entries. The columns go 8 at a time (four
+;; f64x2 accumulators), then 4, 2 and 1 (as csrTimesBlock in linop.ts): each entry costs one
+;; splat and, per pair of columns, one load, one f64x2.mul and one f64x2.add. Products and sums
+;; are separate IEEE operations (no fused multiply-add), summed from zero in the order of the
+;; row's entries, so every value equals the TypeScript kernel's bit for bit. 2·nnz·b flops.
+(module
+  (memory (export "memory") 1)
+  (func (export "spmm")
+    (param $pp i32) (param $pi i32) (param $pv i32) (param $px i32) (param $py i32)
+    (param $rows i32) (param $b i32)
+    (local $i i32) (local $j i32) (local $p i32) (local $p1 i32) (local $p0 i32)
+    (local $bBytes i32) (local $y i32) (local $o i32)
+    (local $a v128) (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $t f64)
+    (local.set $bBytes (i32.shl (local.get $b) (i32.const 3)))
+    (local.set $i (i32.const 0))
+    (block $iDone
+      (loop $iLoop
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $rows)))
+        ;; Entries p0 … p1 − 1 of row i, as byte offsets into the value array's index.
+        (local.set $p0 (i32.load (i32.add (local.get $pp) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $p1 (i32.load offset=4 (i32.add (local.get $pp) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $y (i32.add (local.get $py) (i32.mul (local.get $i) (local.get $bBytes))))
+        (local.set $j (i32.const 0))
+        ;; Eight columns at a time.
+        (block $j8Done
+          (loop $j8Loop
+            (br_if $j8Done (i32.gt_s (i32.add (local.get $j) (i32.const 8)) (local.get $b)))
+            (local.set $s0 (v128.const i64x2 0 0))
+            (local.set $s1 (v128.const i64x2 0 0))
+            (local.set $s2 (v128.const i64x2 0 0))
+            (local.set $s3 (v128.const i64x2 0 0))
+            (local.set $p (local.get $p0))
+            (block $pDone
+              (loop $pLoop
+                (br_if $pDone (i32.ge_s (local.get $p) (local.get $p1)))
+                (local.set $a (v128.load64_splat (i32.add (local.get $pv) (i32.shl (local.get $p) (i32.const 3)))))
+                (local.set $o (i32.add (local.get $px)
+                  (i32.shl
+                    (i32.add (i32.mul (i32.load (i32.add (local.get $pi) (i32.shl (local.get $p) (i32.const 2)))) (local.get $b)) (local.get $j))
+                    (i32.const 3))))
+                (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $a) (v128.load (local.get $o)))))
+                (local.set $s1 (f64x2.add (local.get $s1) (f64x2.mul (local.get $a) (v128.load offset=16 (local.get $o)))))
+                (local.set $s2 (f64x2.add (local.get $s2) (f64x2.mul (local.get $a) (v128.load offset=32 (local.get $o)))))
+                (local.set $s3 (f64x2.add (local.get $s3) (f64x2.mul (local.get $a) (v128.load offset=48 (local.get $o)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $pLoop)))
+            (local.set $o (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))))
+            (v128.store (local.get $o) (local.get $s0))
+            (v128.store offset=16 (local.get $o) (local.get $s1))
+            (v128.store offset=32 (local.get $o) (local.get $s2))
+            (v128.store offset=48 (local.get $o) (local.get $s3))
+            (local.set $j (i32.add (local.get $j) (i32.const 8)))
+            (br $j8Loop)))
+        ;; Four columns.
+        (if (i32.le_s (i32.add (local.get $j) (i32.const 4)) (local.get $b))
+          (then
+            (local.set $s0 (v128.const i64x2 0 0))
+            (local.set $s1 (v128.const i64x2 0 0))
+            (local.set $p (local.get $p0))
+            (block $pDone
+              (loop $pLoop
+                (br_if $pDone (i32.ge_s (local.get $p) (local.get $p1)))
+                (local.set $a (v128.load64_splat (i32.add (local.get $pv) (i32.shl (local.get $p) (i32.const 3)))))
+                (local.set $o (i32.add (local.get $px)
+                  (i32.shl
+                    (i32.add (i32.mul (i32.load (i32.add (local.get $pi) (i32.shl (local.get $p) (i32.const 2)))) (local.get $b)) (local.get $j))
+                    (i32.const 3))))
+                (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $a) (v128.load (local.get $o)))))
+                (local.set $s1 (f64x2.add (local.get $s1) (f64x2.mul (local.get $a) (v128.load offset=16 (local.get $o)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $pLoop)))
+            (local.set $o (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))))
+            (v128.store (local.get $o) (local.get $s0))
+            (v128.store offset=16 (local.get $o) (local.get $s1))
+            (local.set $j (i32.add (local.get $j) (i32.const 4)))))
+        ;; Two columns.
+        (if (i32.le_s (i32.add (local.get $j) (i32.const 2)) (local.get $b))
+          (then
+            (local.set $s0 (v128.const i64x2 0 0))
+            (local.set $p (local.get $p0))
+            (block $pDone
+              (loop $pLoop
+                (br_if $pDone (i32.ge_s (local.get $p) (local.get $p1)))
+                (local.set $a (v128.load64_splat (i32.add (local.get $pv) (i32.shl (local.get $p) (i32.const 3)))))
+                (local.set $o (i32.add (local.get $px)
+                  (i32.shl
+                    (i32.add (i32.mul (i32.load (i32.add (local.get $pi) (i32.shl (local.get $p) (i32.const 2)))) (local.get $b)) (local.get $j))
+                    (i32.const 3))))
+                (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $a) (v128.load (local.get $o)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $pLoop)))
+            (v128.store (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))) (local.get $s0))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))))
+        ;; The last column.
+        (if (i32.lt_s (local.get $j) (local.get $b))
+          (then
+            (local.set $t (f64.const 0))
+            (local.set $p (local.get $p0))
+            (block $pDone
+              (loop $pLoop
+                (br_if $pDone (i32.ge_s (local.get $p) (local.get $p1)))
+                (local.set $t (f64.add (local.get $t)
+                  (f64.mul
+                    (f64.load (i32.add (local.get $pv) (i32.shl (local.get $p) (i32.const 3))))
+                    (f64.load (i32.add (local.get $px)
+                      (i32.shl
+                        (i32.add (i32.mul (i32.load (i32.add (local.get $pi) (i32.shl (local.get $p) (i32.const 2)))) (local.get $b)) (local.get $j))
+                        (i32.const 3)))))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $pLoop)))
+            (f64.store (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))) (local.get $t))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $iLoop)))))

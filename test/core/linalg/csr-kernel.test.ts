@@ -1,0 +1,135 @@
+/**
+ * The CSR × dense-block kernels (linalg/csr-kernel.ts): the WebAssembly module is the committed
+ * build of csr.wat, and both kernels give exactly the bits of a plain loop that sums
+ * s_p·x[i_p, j] from zero in the order of each row's entries (the contract of the module
+ * comment), for every block width up to 19 (all the 8/4/2/1 column splits), empty rows,
+ * rectangular S, −0 and ±∞ entries, and when different matrices take turns (a stale copy of S
+ * in the wasm memory would show).
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import wabtInit from 'wabt';
+import { csrBackend, csrTimesBlock, setCsrBackend } from '../../../src/core/linalg/csr-kernel';
+import type { Csr } from '../../../src/core/linalg/types';
+import { CSR_WASM } from '../../../src/core/linalg/wasm/csr-wasm';
+import { prng } from '../../helpers/prng';
+
+/** A random rows×cols CSR with about `density` of its entries set, some rows empty. */
+function randCsr(rows: number, cols: number, density: number, seed: number): Csr {
+  const r = prng(seed);
+  const indptr = new Int32Array(rows + 1);
+  const indices: number[] = [];
+  const data: number[] = [];
+  for (let i = 0; i < rows; i++) {
+    if (r() < 0.1) {
+      indptr[i + 1] = indices.length; // an empty row
+      continue;
+    }
+    for (let j = 0; j < cols; j++) {
+      if (r() < density) {
+        indices.push(j);
+        data.push(2 * r() - 1);
+      }
+    }
+    indptr[i + 1] = indices.length;
+  }
+  return {
+    rows,
+    cols,
+    indptr,
+    indices: Int32Array.from(indices),
+    data: Float64Array.from(data),
+  };
+}
+
+/** The contract, written out: Σ_p s_p·x[i_p, j] from 0, in entry order. */
+function reference(S: Csr, x: Float64Array, b: number): Float64Array {
+  const y = new Float64Array(S.rows * b);
+  for (let i = 0; i < S.rows; i++)
+    for (let j = 0; j < b; j++) {
+      let s = 0;
+      for (let p = S.indptr[i]!; p < S.indptr[i + 1]!; p++)
+        s += S.data[p]! * x[S.indices[p]! * b + j]!;
+      y[i * b + j] = s;
+    }
+  return y;
+}
+
+function differing(a: Float64Array, b: Float64Array): number {
+  expect(a.length).toBe(b.length);
+  let d = 0;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) d++;
+  return d;
+}
+
+function randBlock(rows: number, b: number, seed: number): Float64Array {
+  const r = prng(seed);
+  return Float64Array.from({ length: rows * b }, () => 2 * r() - 1);
+}
+
+describe('the wasm module', () => {
+  it('is the committed build of csr.wat (run `npm run build:wasm` after editing the .wat)', async () => {
+    const watPath = new URL('../../../src/core/linalg/wasm/csr.wat', import.meta.url);
+    const wabt = await wabtInit();
+    const mod = wabt.parseWat('csr.wat', readFileSync(watPath, 'utf8'), { simd: true });
+    mod.validate();
+    const bytes = mod.toBinary({ log: false, write_debug_names: false }).buffer;
+    mod.destroy();
+    expect(Array.from(CSR_WASM)).toEqual(Array.from(bytes));
+  });
+
+  it('is the default kernel on this engine (Node has WebAssembly SIMD)', () => {
+    expect(csrBackend()).toBe('wasm');
+  });
+});
+
+describe.each(['wasm', 'ts'] as const)('the %s kernel', (backend) => {
+  afterAll(() => {
+    setCsrBackend('wasm');
+  });
+
+  it('equals the plain loop bit for bit for every block width 1…19', () => {
+    expect(setCsrBackend(backend)).toBe(backend);
+    const S = randCsr(120, 90, 0.08, 1);
+    for (let b = 1; b <= 19; b++) {
+      const x = randBlock(S.cols, b, b);
+      const y = new Float64Array(S.rows * b).fill(NaN); // overwritten, never read
+      csrTimesBlock(S, x, y, b);
+      expect(differing(y, reference(S, x, b))).toBe(0);
+    }
+  });
+
+  it('keeps −0, ±∞ and NaN as the plain loop does', () => {
+    expect(setCsrBackend(backend)).toBe(backend);
+    const S: Csr = {
+      rows: 3,
+      cols: 3,
+      indptr: Int32Array.from([0, 2, 2, 4]),
+      indices: Int32Array.from([0, 2, 1, 2]),
+      data: Float64Array.from([-0, 1, Infinity, 2]),
+    };
+    const x = Float64Array.from([0, -0, 1, 2, 3, -0, 4, 5, 6, -0, 7, 8]);
+    for (const b of [1, 2, 3, 4]) {
+      const xb = x.subarray(0, 3 * b);
+      const y = new Float64Array(3 * b);
+      csrTimesBlock(S, xb, y, b);
+      expect(differing(y, reference(S, xb, b))).toBe(0);
+    }
+  });
+
+  it('does not reuse a stale matrix when several take turns', () => {
+    expect(setCsrBackend(backend)).toBe(backend);
+    const mats = [
+      randCsr(300, 300, 0.05, 2),
+      randCsr(200, 300, 0.1, 3),
+      randCsr(300, 300, 0.02, 4),
+    ];
+    const x = randBlock(300, 10, 5);
+    for (const i of [0, 1, 2, 0, 0, 2, 1]) {
+      const S = mats[i]!;
+      const y = new Float64Array(S.rows * 10);
+      csrTimesBlock(S, x, y, 10);
+      expect(differing(y, reference(S, x, 10))).toBe(0);
+    }
+  });
+});
