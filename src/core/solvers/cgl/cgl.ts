@@ -213,11 +213,17 @@ function startBlock(q: Float64Array, F: Mat, X: Mat, S: Mat, work: OrthWork): vo
   X.data.set(orthonormalise(X, S, work).data);
 }
 
-/** ½λ‖L − HHᵀ‖² = ½λ(‖L‖² − 2·tr(HᵀLH) + ‖HᵀH‖²), from n × c products. */
-function graphTerm(lambda: number, L: Csr, L2: number, H: Mat): number {
-  const LH = spmm(L, H);
-  let tr = 0;
-  for (let p = 0; p < LH.data.length; p++) tr += LH.data[p]! * H.data[p]!;
+/**
+ * ½λ‖L − HHᵀ‖² = ½λ(‖L‖² − 2·tr(HᵀLH) + ‖HᵀH‖²), from n × c products; `trace` = tr(HᵀLH) when
+ * the eigensolver already has it (`HStepOp.lastTrace`), else it is computed here.
+ */
+function graphTerm(lambda: number, L: Csr, L2: number, H: Mat, trace = NaN): number {
+  let tr = trace;
+  if (Number.isNaN(tr)) {
+    const LH = spmm(L, H);
+    tr = 0;
+    for (let p = 0; p < LH.data.length; p++) tr += LH.data[p]! * H.data[p]!;
+  }
   const HtH = matmulTA(H, H);
   let g = 0;
   for (const x of HtH.data) g += x * x;
@@ -292,6 +298,7 @@ export function* cglIterate(
     for (let v = 0; v < V; v++) {
       const qv = q[v]!;
       let Hv: Mat;
+      let fastTrace = NaN;
       if (dense) {
         const G = Float64Array.from(Ld![v]!.data, (x) => lambda * x);
         if (!first) {
@@ -354,10 +361,14 @@ export function* cglIterate(
         eigIterations += r.products;
         if (!r.converged) eigMisses++;
         Hv = r.vectors;
+        // The fast path's Ritz vectors rotate the block of the last product: its tr(XᵀLX) holds.
+        if (!r.fallback && op instanceof HStepOp) fastTrace = op.lastTrace;
       }
       H[v] = Hv;
       zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));
-      graph[v] = dense ? graphTermDense(lambda, Ld![v]!, Hv) : graphTerm(lambda, L[v]!, L2[v]!, Hv);
+      graph[v] = dense
+        ? graphTermDense(lambda, Ld![v]!, Hv)
+        : graphTerm(lambda, L[v]!, L2[v]!, Hv, fastTrace);
     }
     [Fbar, Fnext] = [Fnext, Fbar];
     for (let i = 0; i < n; i++)

@@ -107,11 +107,23 @@ export class HStepOp implements SymOp {
     this.graph.apply(X, Y);
     const y = Y.data;
     const yq = Yq.data;
+    let trace = 0;
     for (let i = 0; i < n; i++) {
       const qi = q[i]!;
-      for (let j = i * b; j < (i + 1) * b; j++) y[j] = lambda * y[j]! + qi * yq[j]!;
+      for (let j = i * b; j < (i + 1) * b; j++) {
+        trace += x[j]! * y[j]!;
+        y[j] = lambda * y[j]! + qi * yq[j]!;
+      }
     }
+    this.lastTrace = trace;
   }
+
+  /**
+   * tr(XᵀL·X) of the last block applied. When the eigensolver's fast path returns Ritz vectors
+   * H = X·Φ of that block (Φ orthogonal), tr(HᵀLH) = tr(XᵀLX): the graph term's trace without
+   * another product with L.
+   */
+  lastTrace = NaN;
 }
 
 export interface TopEig {
