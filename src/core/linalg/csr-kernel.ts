@@ -6,8 +6,10 @@
  * order of the row's entries, no fused multiply-add):
  * - 'wasm', where the engine has WebAssembly SIMD: wasm/csr.wat, two columns per f64x2 lane,
  *   eight columns per pass over a row's entries. The module has its own memory holding S (copied
- *   on the first product with a given S object and kept until another S comes), x and y (copied
- *   in and out per product, 2·n·b values against the kernel's 2·nnz·b flops);
+ *   on the first product with a given S object and kept until another S comes; a square S of
+ *   n ≥ 8192 rows in a bandwidth-reducing order, `bandOrder`, x's rows gathered into it and y's
+ *   scattered back by the module), x and y (copied in and out per product, 2·n·b values
+ *   against the kernel's 2·nnz·b flops);
  * - 'ts', the fallback: the same loop in TypeScript with the partial sums in locals.
  * Measured on CGL's HW graphs (n = 2000, nnz ≈ 41,000, b = 10): see `npm run bench -- linalg`.
  *
@@ -22,9 +24,13 @@ export type CsrBackend = 'wasm' | 'ts';
 
 interface CsrWasm {
   readonly spmm: (...args: number[]) => void;
+  readonly rows: (...args: number[]) => void;
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   /** The S whose arrays lie at the start of the memory, and the byte offsets of its parts. */
   last: Csr | null;
+  /** perm[i] = the row of S stored as row i (null: S as it is; see `bandOrder`), kept at pq. */
+  perm: Int32Array | null;
+  pq: number;
   pp: number;
   pi: number;
   pv: number;
@@ -67,10 +73,21 @@ function instantiate(): CsrWasm | null {
   try {
     if (!api || !api.validate(CSR_WASM)) return null;
     const inst = new api.Instance(new api.Module(CSR_WASM), {});
-    const spmm = inst.exports.spmm;
+    const { spmm, rows } = inst.exports;
     const memory = inst.exports.memory as CsrWasm['memory'] | undefined;
-    if (typeof spmm !== 'function' || !memory) return null;
-    return { spmm: spmm as CsrWasm['spmm'], memory, last: null, pp: 0, pi: 0, pv: 0, end: 0 };
+    if (typeof spmm !== 'function' || typeof rows !== 'function' || !memory) return null;
+    return {
+      spmm: spmm as CsrWasm['spmm'],
+      rows: rows as CsrWasm['rows'],
+      memory,
+      last: null,
+      perm: null,
+      pq: 0,
+      pp: 0,
+      pi: 0,
+      pv: 0,
+      end: 0,
+    };
   } catch {
     return null;
   }
@@ -86,6 +103,71 @@ function reserve(w: CsrWasm, bytes: number): boolean {
   return true;
 }
 
+/**
+ * Square matrices from this size on are stored in a bandwidth-reducing order: a kNN graph in
+ * file order makes S·x read rows of x scattered over memory, and once x outgrows the caches
+ * (n·b·8 bytes: 2.5 MB at n = 20,000, b = 16) each entry is a cache miss.
+ */
+const BAND_MIN = 8192;
+
+/**
+ * Reverse Cuthill–McKee order of S's pattern read as an undirected graph (George & Liu 1981):
+ * each connected component swept breadth-first from a node of minimum degree, neighbours in
+ * order of increasing degree, the whole order reversed; perm[i] is the row placed at i. Only the
+ * memory layout changes: the stored row i keeps row perm[i]'s entries in their original order
+ * (columns renumbered), so every sum is the same sequence of operations and y the same bits.
+ */
+function bandOrder(S: Csr): Int32Array {
+  const n = S.rows;
+  const deg = new Int32Array(n);
+  for (let i = 0; i < n; i++) deg[i] = S.indptr[i + 1]! - S.indptr[i]!;
+  const byDegree = Int32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => deg[a]! - deg[b]! || a - b,
+  );
+  const seen = new Uint8Array(n);
+  const order = new Int32Array(n);
+  let tail = 0;
+  const nbrs: number[] = [];
+  for (const root of byDegree) {
+    if (seen[root]) continue;
+    seen[root] = 1;
+    order[tail++] = root;
+    for (let head = tail - 1; head < tail; head++) {
+      const u = order[head]!;
+      nbrs.length = 0;
+      for (let p = S.indptr[u]!; p < S.indptr[u + 1]!; p++) {
+        const v = S.indices[p]!;
+        if (!seen[v]) {
+          seen[v] = 1;
+          nbrs.push(v);
+        }
+      }
+      nbrs.sort((a, b) => deg[a]! - deg[b]! || a - b);
+      for (const v of nbrs) order[tail++] = v;
+    }
+  }
+  return order.reverse();
+}
+
+/** Row pointers and column indices of S, rows in the order perm (renumbered), or as they are. */
+function copyCsr(S: Csr, perm: Int32Array | null, indptr: Int32Array, indices: Int32Array): void {
+  const n = S.rows;
+  const nnz = S.indptr[n]!;
+  if (!perm) {
+    indptr.set(S.indptr.subarray(0, n + 1));
+    indices.set(S.indices.subarray(0, nnz));
+    return;
+  }
+  const inv = new Int32Array(n);
+  for (let i = 0; i < n; i++) inv[perm[i]!] = i;
+  indptr[0] = 0;
+  for (let i = 0, q = 0; i < n; i++) {
+    for (let p = S.indptr[perm[i]!]!; p < S.indptr[perm[i]! + 1]!; p++)
+      indices[q++] = inv[S.indices[p]!]!;
+    indptr[i + 1] = q;
+  }
+}
+
 /** y ← S·x (x: S.cols × b, y: S.rows × b, row-major; y is overwritten, never read). */
 export function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: number): void {
   const w = kernel();
@@ -95,24 +177,46 @@ export function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: numbe
       const pp = 0;
       const pi = align8(4 * (S.rows + 1));
       const pv = align8(pi + 4 * nnz);
-      const end = pv + 8 * nnz;
+      const perm = S.rows === S.cols && S.rows >= BAND_MIN ? bandOrder(S) : null;
+      const pq = pv + 8 * nnz;
+      const end = align8(pq + (perm ? 4 * S.rows : 0));
       if (reserve(w, end)) {
         const buf = w.memory.buffer;
-        new Int32Array(buf, pp, S.rows + 1).set(S.indptr.subarray(0, S.rows + 1));
-        new Int32Array(buf, pi, nnz).set(S.indices.subarray(0, nnz));
-        new Float64Array(buf, pv, nnz).set(S.data.subarray(0, nnz));
-        Object.assign(w, { last: S, pp, pi, pv, end });
+        if (perm) new Int32Array(buf, pq, S.rows).set(perm);
+        copyCsr(S, perm, new Int32Array(buf, pp, S.rows + 1), new Int32Array(buf, pi, nnz));
+        const values = new Float64Array(buf, pv, nnz);
+        if (perm) {
+          for (let i = 0, q = 0; i < S.rows; i++)
+            for (let p = S.indptr[perm[i]!]!; p < S.indptr[perm[i]! + 1]!; p++)
+              values[q++] = S.data[p]!;
+        } else values.set(S.data.subarray(0, nnz));
+        Object.assign(w, { last: S, perm, pq, pp, pi, pv, end });
       } else {
         w.last = null;
       }
     }
     const px = w.end;
     const py = px + 8 * S.cols * b;
-    if (w.last === S && reserve(w, py + 8 * S.rows * b)) {
-      const buf = w.memory.buffer;
-      new Float64Array(buf, px, S.cols * b).set(x.subarray(0, S.cols * b));
-      w.spmm(w.pp, w.pi, w.pv, px, py, S.rows, b);
-      y.set(new Float64Array(buf, py, S.rows * b));
+    // With a band order: x (and y) in file order at pz, moved through perm by the module.
+    const pz = py + 8 * S.rows * b;
+    if (w.last === S && reserve(w, pz + (w.perm ? 8 * S.rows * b : 0))) {
+      const mem = new Float64Array(w.memory.buffer);
+      const x0 = px / 8;
+      const y0 = py / 8;
+      if (w.perm) {
+        // Row i of the stored S is row perm[i] of S, and its columns are renumbered alike:
+        // x's rows go in that order, y's come back through it.
+        const z0 = pz / 8;
+        mem.set(x.subarray(0, S.cols * b), z0);
+        w.rows(pz, px, w.pq, S.rows, b, 0);
+        w.spmm(w.pp, w.pi, w.pv, px, py, S.rows, b);
+        w.rows(py, pz, w.pq, S.rows, b, 1);
+        y.set(mem.subarray(z0, z0 + S.rows * b));
+      } else {
+        mem.set(x.subarray(0, S.cols * b), x0);
+        w.spmm(w.pp, w.pi, w.pv, px, py, S.rows, b);
+        y.set(mem.subarray(y0, y0 + S.rows * b));
+      }
       return;
     }
   }

@@ -3,8 +3,8 @@
  * build of csr.wat, and both kernels give exactly the bits of a plain loop that sums
  * s_p·x[i_p, j] from zero in the order of each row's entries (the contract of the module
  * comment), for every block width up to 19 (all the 8/4/2/1 column splits), empty rows,
- * rectangular S, −0 and ±∞ entries, and when different matrices take turns (a stale copy of S
- * in the wasm memory would show).
+ * rectangular S, −0 and ±∞ entries, a large S stored in a band order, and when different
+ * matrices take turns (a stale copy of S in the wasm memory would show).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,45 @@ describe.each(['wasm', 'ts'] as const)('the %s kernel', (backend) => {
       const y = new Float64Array(3 * b);
       csrTimesBlock(S, xb, y, b);
       expect(differing(y, reference(S, xb, b))).toBe(0);
+    }
+  });
+
+  it('stores a large square S in a band order and still gives the same bits', () => {
+    expect(setCsrBackend(backend)).toBe(backend);
+    // A symmetric kNN-like pattern over 9000 rows (above the band-order threshold), with
+    // neighbours scattered over the index range as in a file not sorted by cluster.
+    const n = 9000;
+    const r = prng(6);
+    const rows: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+    for (let i = 0; i < n; i++)
+      for (let t = 0; t < 6; t++) {
+        const j = Math.floor(r() * n);
+        const v = r();
+        rows[i]!.set(j, v);
+        rows[j]!.set(i, v);
+      }
+    const indptr = new Int32Array(n + 1);
+    const indices: number[] = [];
+    const data: number[] = [];
+    rows.forEach((m, i) => {
+      for (const [j, v] of [...m].sort((a, b) => a[0] - b[0])) {
+        indices.push(j);
+        data.push(v);
+      }
+      indptr[i + 1] = indices.length;
+    });
+    const S: Csr = {
+      rows: n,
+      cols: n,
+      indptr,
+      indices: Int32Array.from(indices),
+      data: Float64Array.from(data),
+    };
+    for (const b of [10, 3]) {
+      const x = randBlock(n, b, b);
+      const y = new Float64Array(n * b);
+      csrTimesBlock(S, x, y, b);
+      expect(differing(y, reference(S, x, b))).toBe(0);
     }
   });
 

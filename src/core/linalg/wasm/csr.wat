@@ -6,6 +6,10 @@
 ;; f64 per row, all in this module's memory at byte offsets: pp the rows + 1 row pointers (i32),
 ;; pi the column indices (i32), pv the values (f64), px X, py Y. Y is written, never read.
 ;;
+;; rows(src, dst, perm, n, b, scatter): moves n rows of b f64 between src and dst through the i32
+;; permutation at perm: dst row i ← src row perm[i] (scatter = 0), or dst row perm[i] ← src row i
+;; (scatter ≠ 0). Copies bits (f64 load and store), so values are unchanged.
+;;
 ;; Row i of Y is Σ_p v_p · X[i_p, :] over the row's entries. The columns go 8 at a time (four
 ;; f64x2 accumulators), then 4, 2 and 1 (as csrTimesBlock in linop.ts): each entry costs one
 ;; splat and, per pair of columns, one load, one f64x2.mul and one f64x2.add. Products and sums
@@ -13,6 +17,37 @@
 ;; row's entries, so every value equals the TypeScript kernel's bit for bit. 2·nnz·b flops.
 (module
   (memory (export "memory") 1)
+  (func (export "rows")
+    (param $src i32) (param $dst i32) (param $perm i32) (param $n i32) (param $b i32)
+    (param $scatter i32)
+    (local $i i32) (local $j i32) (local $from i32) (local $to i32) (local $bBytes i32)
+    (local.set $bBytes (i32.shl (local.get $b) (i32.const 3)))
+    (local.set $i (i32.const 0))
+    (block $iDone
+      (loop $iLoop
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $from (i32.mul (local.get $i) (local.get $bBytes)))
+        (local.set $to (i32.mul
+          (i32.load (i32.add (local.get $perm) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $bBytes)))
+        (if (i32.eqz (local.get $scatter))
+          (then
+            ;; gather: dst row i ← src row perm[i]
+            (local.set $j (local.get $to))
+            (local.set $to (local.get $from))
+            (local.set $from (local.get $j))))
+        (local.set $from (i32.add (local.get $src) (local.get $from)))
+        (local.set $to (i32.add (local.get $dst) (local.get $to)))
+        (local.set $j (i32.const 0))
+        (block $jDone
+          (loop $jLoop
+            (br_if $jDone (i32.ge_s (local.get $j) (local.get $bBytes)))
+            (f64.store (i32.add (local.get $to) (local.get $j))
+              (f64.load (i32.add (local.get $from) (local.get $j))))
+            (local.set $j (i32.add (local.get $j) (i32.const 8)))
+            (br $jLoop)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $iLoop))))
   (func (export "spmm")
     (param $pp i32) (param $pi i32) (param $pv i32) (param $px i32) (param $py i32)
     (param $rows i32) (param $b i32)
