@@ -25,7 +25,6 @@ import { spectralEmbedding } from '../../graph/spectral';
 import { csrOp, scaledOp, type SymOp } from '../../linalg/blockeig';
 import { HStepOp, packFactor, topEigenpairs } from './hstep';
 import { matmulTA, matmulTB, spmm, symEig } from '../../linalg/kernels';
-import { orthonormalise, orthWork, type OrthWork } from '../../linalg/orth';
 import type { Csr, Mat } from '../../linalg/types';
 import type { Shrinkage } from './shrink';
 import { denseTensorStep, FactorisedTensor, type TensorTerms } from './tensor';
@@ -203,14 +202,16 @@ function normaliseInto(H: Mat, q: Float64Array, F: Mat): number {
   return zeros;
 }
 
-/** X ← an orthonormal basis of span(diag(q)·F) (n × c); S is scratch of the same shape. */
-function startBlock(q: Float64Array, F: Mat, X: Mat, S: Mat, work: OrthWork): void {
+/**
+ * X ← diag(q)·F (n × c). Not orthonormalised: the eigensolver's first product is a plain power
+ * step, orth(G·X), whose span does not depend on the basis X is given in.
+ */
+function startBlock(q: Float64Array, F: Mat, X: Mat): void {
   const { rows, cols } = F;
   for (let i = 0; i < rows; i++) {
     const qi = q[i]!;
     for (let j = 0; j < cols; j++) X.data[i * cols + j] = qi * F.data[i * cols + j]!;
   }
-  X.data.set(orthonormalise(X, S, work).data);
 }
 
 /**
@@ -272,8 +273,6 @@ export function* cglIterate(
   const ft = dense ? null : new FactorisedTensor(n, V, c);
   let T: Mat[] | null = null;
   const X0 = zerosMat(n, c);
-  const Xs = zerosMat(n, c);
-  const orth = orthWork(c);
   const objective: number[] = [];
   const terms = {
     graph: [] as number[][],
@@ -343,10 +342,10 @@ export function* cglIterate(
           shift = lambda + cross;
           upper = lambda + 0.5 * nV + cross;
         }
-        // Start block: orth(Q·F̄_v). S's leading part is ½·QF̄_vF̄_vᵀQ, whose range is that of
+        // Start block: Q·F̄_v. S's leading part is ½·QF̄_vF̄_vᵀQ, whose range is that of
         // QF̄_v, and the c wanted eigenvectors lie close to it (on HW a residual of ≈ 1e-4 before
         // the first product, against ≈ 0.5 from the previous H_v): one product fewer per view.
-        if (!first) startBlock(qv, Fbar[v]!, X0, Xs, orth);
+        if (!first) startBlock(qv, Fbar[v]!, X0);
         // The start is not expected to meet the tolerance (ΔP_v and λL_v move the eigenvectors
         // off it): the first product is a plain power step.
         const r = topEigenpairs(

@@ -148,7 +148,8 @@ function blockSize(c: number, n: number): number {
 }
 
 /**
- * Top-c eigenpairs of `op` (n × n) from the orthonormal start block X0 (n × c); `shift` = μ with
+ * Top-c eigenpairs of `op` (n × n) from the start block X0 (n × c, orthonormal unless
+ * checkFrom > 1: the first product is then a plain power step); `shift` = μ with
  * G + μI ⪰ 0. Falls back to `blockEig` (see the module comment).
  */
 export function topEigenpairs(
