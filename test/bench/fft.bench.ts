@@ -7,16 +7,19 @@
  *    (powers of two only) 0.22 s.
  * 2. Complex FFTs of lengths 1000, 2000, 2003 (prime: Bluestein), 4096 in µs per transform,
  *    beside numpy's per-row time on a 1000 × n batch.
- * 3. Columns of a row-major n × c matrix (CGL's layout) through strided plans versus
- *    transposing blocks of 8 columns into contiguous scratch first.
+ * 3. Columns of a row-major n × c matrix (CGL's layout) through strided plans, transposing
+ *    blocks of 8 columns into contiguous scratch first, or all columns on one panel
+ *    (`forwardColumns` / `inverseColumns` with a `ColumnWork`), forward and inverse.
  * 4. The mixed-radix / Bluestein threshold: both algorithms on primes around the crossover,
  *    with the cost model's choice (`chooseAlgorithm`).
  * Wall-clock medians after a warm-up; the machine is shared, so figures move by ~±20 %.
  */
 import {
   chooseAlgorithm,
+  ColumnWork,
   createFftPlan,
   createRealFftPlan,
+  irfftColumns,
   rfftBatch,
   rfftColumns,
   type FftAlgorithm,
@@ -159,12 +162,16 @@ function blockedColumns(
 }
 
 async function columns(): Promise<void> {
-  const rows: (string | number)[][] = [['n × c', 'MB', 'strided (rfftColumns)', 'blocks of 8']];
+  const rows: (string | number)[][] = [
+    ['n × c', 'MB', 'strided (rfftColumns)', 'blocks of 8', 'panel', 'inverse: strided', 'panel'],
+  ];
   for (const [n, c] of [
     [2000, 10],
-    [2000, 40],
+    [2000, 60],
     [16000, 40],
+    [20000, 40],
     [50000, 20],
+    [50000, 40],
   ] as const) {
     const plan = createRealFftPlan(n);
     const x = fill(new Float64Array(n * c), 3);
@@ -175,16 +182,31 @@ async function columns(): Promise<void> {
       re: new Float64Array(8 * plan.bins),
       im: new Float64Array(8 * plan.bins),
     };
+    const work = new ColumnWork();
     const strided = await timeWarm(() => rfftColumns(plan, x, c, re, im), 5);
     const blocked = await timeWarm(() => blockedColumns(plan, x, c, re, im, scratch), 5);
+    const panel = await timeWarm(() => plan.forwardColumns(c, x, 0, c, re, im, 0, c, work), 5);
+    const back = new Float64Array(n * c);
+    const inv = await timeWarm(() => irfftColumns(plan, re, im, c, back), 5);
+    const invPanel = await timeWarm(
+      () => plan.inverseColumns(c, re, im, 0, c, back, 0, c, work),
+      5,
+    );
     rows.push([
       `${n} × ${c}`,
       ((n * c * 8) / 1e6).toFixed(1),
       `${strided.toFixed(2)} ms`,
       `${blocked.toFixed(2)} ms`,
+      `${panel.toFixed(2)} ms`,
+      `${inv.toFixed(2)} ms`,
+      `${invPanel.toFixed(2)} ms`,
     ]);
   }
-  console.log('\nReal DFT of the columns of a row-major n × c matrix (CGL: n × c per view):');
+  console.log(
+    '\nReal DFT of the columns of a row-major n × c matrix (CGL: n × c per view, n × Vc for' +
+      ' ΔP_v): one column at a time, blocks of 8 through contiguous scratch, all columns on one' +
+      ' panel (forwardColumns / inverseColumns with a ColumnWork):',
+  );
   console.log(table(rows));
 }
 

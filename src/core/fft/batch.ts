@@ -12,7 +12,9 @@
  * `test/bench/fft.bench.ts`): for the n × c blocks of CGL (n ≤ 16,000, c ≤ 40, ≤ 5 MB) the
  * strided gather is faster (1.2–1.7×) and needs no scratch; only for matrices far beyond the L2
  * cache (50,000 × 20, 8 MB) does blocking win (≈ 1.5×). Each helper costs `count` (or `cols`)
- * transforms and allocates nothing.
+ * transforms and allocates nothing. Faster for many columns: the plans' `forwardColumns` /
+ * `inverseColumns` with a caller-owned `ColumnWork` transform all columns together on one panel
+ * (`panel.ts`; the same bits; the "columns" table of the benchmark compares the three).
  */
 import type { Real } from './core';
 import type { FftPlan } from './plan';

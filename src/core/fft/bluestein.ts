@@ -20,6 +20,9 @@ import type { FftCore, Real } from './core';
 import { MixedRadixCore } from './mixed-radix';
 import { unitRoot } from './roots';
 
+/** Complex points per sub-panel of `runPanel` (two buffers of 1 MiB). */
+const PANEL_POINTS = 1 << 16;
+
 /** Smallest power of two ≥ 2n − 1. */
 export function bluesteinLength(n: number): number {
   let m = 1;
@@ -39,6 +42,9 @@ export class BluesteinCore implements FftCore {
   private readonly filter: Real;
   private readonly p: Real;
   private readonly q: Real;
+  /** Sub-panel work buffers (2M·group), grown on demand by `runPanel`. */
+  private pp: Real = new Float64Array(0);
+  private pq: Real = new Float64Array(0);
 
   /** `inner` must be a core of length `bluesteinLength(n)`; by default a new mixed-radix one. */
   constructor(n: number, inner: FftCore = new MixedRadixCore(bluesteinLength(n))) {
@@ -113,6 +119,61 @@ export class BluesteinCore implements FftCore {
       const ci = chirp[2 * k + 1]!;
       a[2 * k] = xr * cr - xi * ci;
       a[2 * k + 1] = xr * ci + xi * cr;
+    }
+    return a;
+  }
+
+  /**
+   * `run` on a panel of `count` signals (core.ts): the same products, signal by signal, on
+   * sub-panels of at most PANEL_POINTS / M signals so that the core's own buffers stay small.
+   */
+  runPanel(a: Real, _b: Real, count: number): Real {
+    const { n, m, chirp, filter } = this;
+    const group = Math.max(1, Math.min(count, Math.floor(PANEL_POINTS / m)));
+    if (this.pp.length < 2 * m * group) {
+      this.pp = new Float64Array(2 * m * group);
+      this.pq = new Float64Array(2 * m * group);
+    }
+    const p = this.pp;
+    const q = this.pq;
+    const w = 2 * count;
+    for (let c0 = 0; c0 < count; c0 += group) {
+      const g = Math.min(group, count - c0);
+      const wg = 2 * g;
+      // u = x · conj(b), zero-padded to M, for signals c0 … c0 + g − 1.
+      for (let j = 0; j < n; j++) {
+        const cr = chirp[2 * j]!;
+        const ci = chirp[2 * j + 1]!;
+        for (let o = j * wg, e = o + wg, i = j * w + 2 * c0; o < e; o += 2, i += 2) {
+          const xr = a[i]!;
+          const xi = a[i + 1]!;
+          p[o] = xr * cr - xi * ci;
+          p[o + 1] = xr * ci + xi * cr;
+        }
+      }
+      p.fill(0, n * wg, m * wg);
+      const u = this.inner.runPanel(p, q, g);
+      for (let k = 0; k < m; k++) {
+        const hr = filter[2 * k]!;
+        const hi = filter[2 * k + 1]!;
+        for (let o = k * wg, e = o + wg; o < e; o += 2) {
+          const xr = u[o]!;
+          const xi = u[o + 1]!;
+          u[o] = xr * hi + xi * hr;
+          u[o + 1] = xr * hr - xi * hi;
+        }
+      }
+      const v = this.inner.runPanel(u, u === p ? q : p, g);
+      for (let k = 0; k < n; k++) {
+        const cr = chirp[2 * k]!;
+        const ci = chirp[2 * k + 1]!;
+        for (let o = k * wg, e = o + wg, i = k * w + 2 * c0; o < e; o += 2, i += 2) {
+          const xr = v[o + 1]!;
+          const xi = v[o]!;
+          a[i] = xr * cr - xi * ci;
+          a[i + 1] = xr * ci + xi * cr;
+        }
+      }
     }
     return a;
   }

@@ -34,3 +34,34 @@ export function checkStrided(
     );
   }
 }
+
+/**
+ * Throws unless the `count` columns a[offset + j·rowStride + b], j < rows, b < count, lie
+ * inside an array of `length` elements, with rowStride ≥ count (columns of a row-major matrix:
+ * distinct elements).
+ */
+export function checkColumns(
+  what: string,
+  name: string,
+  length: number,
+  rows: number,
+  count: number,
+  offset: number,
+  rowStride: number,
+): void {
+  const last = offset + (rows - 1) * rowStride + count - 1;
+  if (
+    !Number.isInteger(count) ||
+    !Number.isInteger(offset) ||
+    !Number.isInteger(rowStride) ||
+    count < 1 ||
+    offset < 0 ||
+    rowStride < count ||
+    last >= length
+  ) {
+    throw new RangeError(
+      `${what}: ${count} columns ${name}[${offset} + j·${rowStride} + b], j < ${rows}, ` +
+        `need count ≥ 1, rowStride ≥ count and index ${last} < ${length}`,
+    );
+  }
+}

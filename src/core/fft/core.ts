@@ -23,4 +23,11 @@ export interface FftCore {
    * buffer holding X (interleaved, from index 0): `a` or `b`.
    */
   run(src: Real, so: number, a: Real, b: Real): Real;
+  /**
+   * The same transform of `count` signals at once on a panel (`panel.ts`): signal c's element
+   * j is (a[2(j·count + c)], a[2(j·count + c) + 1]), j < n. `a` holds the input and is
+   * overwritten; `b` (length ≥ 2n·count) is work. Returns the buffer holding the panel of
+   * spectra, `a` or `b`. Each signal's spectrum has the bits `run` gives it.
+   */
+  runPanel(a: Real, b: Real, count: number): Real;
 }

@@ -4,7 +4,8 @@
  *
  * - `createFftPlan(n)`: complex transforms, split re/im arrays with offset and stride;
  *   mixed radix 2/3/4/5 + generic odd radix, Bluestein for lengths with a large prime factor.
- * - `createRealFftPlan(n)`: real signals ↔ the ⌊n/2⌋ + 1 non-redundant bins.
+ * - `createRealFftPlan(n)`: real signals ↔ the ⌊n/2⌋ + 1 non-redundant bins; many columns of
+ *   a row-major matrix at once with `forwardColumns` / `inverseColumns` and a `ColumnWork`.
  * - `fftBatch`, `fftColumns`, `rfftBatch`, `irfftBatch`, `rfftColumns`, `irfftColumns`: many
  *   transforms of one length, contiguous or down the columns of a row-major matrix.
  *
@@ -15,7 +16,7 @@ import { clearRealFftCache } from './real';
 
 export { createFftPlan, chooseAlgorithm } from './plan';
 export type { FftAlgorithm, FftPlan } from './plan';
-export { createRealFftPlan } from './real';
+export { ColumnWork, createRealFftPlan } from './real';
 export type { RealFftPlan } from './real';
 export { fftBatch, fftColumns, irfftBatch, irfftColumns, rfftBatch, rfftColumns } from './batch';
 

@@ -19,11 +19,15 @@
  * linearly with p for the generic kernel, so a large prime factor makes this O(n·p): `plan.ts`
  * switches to Bluestein there.
  *
+ * `runPanel` runs the same passes on a panel of signals (`panel.ts`), for the column
+ * transforms of the real plans.
+ *
  * Twiddles ω_n^{m·i·l1} are tabulated per pass (Σ_t (p_t − 1)·ido_t < 2n complex values) from
  * octant-reduced sin/cos (`roots.ts`), each within about one ulp.
  */
 import type { FftCore, Real } from './core';
 import { pass2, pass3, pass4, pass5, pass8, passOdd, type Stage } from './kernels';
+import { panelPass2, panelPass3, panelPass4, panelPass5, panelPass8, panelPassOdd } from './panel';
 import { unitRoot } from './roots';
 
 /**
@@ -121,6 +125,36 @@ export class MixedRadixCore implements FftCore {
       to = to === b ? a : b;
     }
     return from;
+  }
+
+  runPanel(a: Real, b: Real, count: number): Real {
+    // n = 1: X_0 = x_0 for every signal. Otherwise a → b, b → a, …
+    let from = a;
+    let to = b;
+    for (const st of this.stages) {
+      this.panelPass(st, from, to, count);
+      const t = from;
+      from = to;
+      to = t;
+    }
+    return from;
+  }
+
+  private panelPass(st: Stage, c: Real, h: Real, count: number): void {
+    switch (st.p) {
+      case 4:
+        return panelPass4(st, c, h, count);
+      case 8:
+        return panelPass8(st, c, h, count);
+      case 2:
+        return panelPass2(st, c, h, count);
+      case 3:
+        return panelPass3(st, c, h, count);
+      case 5:
+        return panelPass5(st, c, h, count);
+      default:
+        return panelPassOdd(st, c, h, count, this.scratch);
+    }
   }
 
   private pass(st: Stage, c: Real, co: number, h: Real): void {

@@ -23,7 +23,7 @@
  * Odd n: one complex FFT of length n on (x, 0) (forward), or on the Hermitian completion of the
  * spectrum (inverse).
  */
-import { checkLength, checkStrided } from './check';
+import { checkColumns, checkLength, checkStrided } from './check';
 import type { FftCore, Real } from './core';
 import { fftCore } from './plan';
 import { unitRoots } from './roots';
@@ -59,6 +59,57 @@ export interface RealFftPlan {
     xOffset?: number,
     xStride?: number,
   ): void;
+  /**
+   * `forward` of `count` signals stored as adjacent columns of row-major matrices: signal b
+   * (b < count) is x_j = x[xOffset + j·xRow + b], j < n, and its bins go to
+   * (re, im)[yOffset + k·yRow + b], k < bins (rows ≥ count apart). Same bits as `count` calls
+   * of `forward`. With `work`, the columns are transformed together on one panel held in it
+   * (`panel.ts`; see `ColumnWork` for its size): every row of x and of the bins is read or
+   * written once, as a run of `count` values, and each butterfly's twiddles serve all
+   * columns. Without `work`, one column at a time (no extra memory).
+   */
+  forwardColumns(
+    count: number,
+    x: Real,
+    xOffset: number,
+    xRow: number,
+    re: Real,
+    im: Real,
+    yOffset: number,
+    yRow: number,
+    work?: ColumnWork,
+  ): void;
+  /** `inverse` of `count` spectra stored as columns (the layout and `work` of `forwardColumns`). */
+  inverseColumns(
+    count: number,
+    re: Real,
+    im: Real,
+    yOffset: number,
+    yRow: number,
+    x: Real,
+    xOffset: number,
+    xRow: number,
+    work?: ColumnWork,
+  ): void;
+}
+
+/**
+ * Work buffers for the column transforms of real plans (`forwardColumns`, `inverseColumns`),
+ * owned by the caller so that they live as long as its solve and not in the plan cache. They
+ * grow to the largest panel asked for (two buffers of 2·coreLength·count values, coreLength =
+ * n/2 for even n, n for odd n) and never shrink.
+ */
+export class ColumnWork {
+  a: Real = new Float64Array(0);
+  b: Real = new Float64Array(0);
+
+  /** Makes both buffers hold at least `length` values. */
+  reserve(length: number): void {
+    if (this.a.length < length) {
+      this.a = new Float64Array(length);
+      this.b = new Float64Array(length);
+    }
+  }
 }
 
 abstract class RealPlanBase implements RealFftPlan {
@@ -68,14 +119,92 @@ abstract class RealPlanBase implements RealFftPlan {
   /** Interleaved work buffers of the complex core. */
   protected readonly a: Real;
   protected readonly b: Real;
+  private readonly coreLength: number;
 
   constructor(n: number, coreLength: number) {
     this.n = n;
     this.bins = (n >> 1) + 1;
     this.core = fftCore(coreLength);
+    this.coreLength = coreLength;
     this.a = new Float64Array(2 * coreLength);
     this.b = new Float64Array(2 * coreLength);
   }
+
+  forwardColumns(
+    count: number,
+    x: Real,
+    xOffset: number,
+    xRow: number,
+    re: Real,
+    im: Real,
+    yOffset: number,
+    yRow: number,
+    work?: ColumnWork,
+  ): void {
+    if (count === 0) return;
+    checkColumns('rfft', 'x', x.length, this.n, count, xOffset, xRow);
+    checkColumns('rfft', 're', re.length, this.bins, count, yOffset, yRow);
+    checkColumns('rfft', 'im', im.length, this.bins, count, yOffset, yRow);
+    if (!work) {
+      for (let b = 0; b < count; b++)
+        this.forwardUnchecked(x, re, im, xOffset + b, xRow, yOffset + b, yRow);
+      return;
+    }
+    work.reserve(2 * this.coreLength * count);
+    this.panelForward(count, x, xOffset, xRow, re, im, yOffset, yRow, work.a, work.b);
+  }
+
+  inverseColumns(
+    count: number,
+    re: Real,
+    im: Real,
+    yOffset: number,
+    yRow: number,
+    x: Real,
+    xOffset: number,
+    xRow: number,
+    work?: ColumnWork,
+  ): void {
+    if (count === 0) return;
+    checkColumns('irfft', 're', re.length, this.bins, count, yOffset, yRow);
+    checkColumns('irfft', 'im', im.length, this.bins, count, yOffset, yRow);
+    checkColumns('irfft', 'x', x.length, this.n, count, xOffset, xRow);
+    if (!work) {
+      for (let b = 0; b < count; b++)
+        this.inverseUnchecked(re, im, x, yOffset + b, yRow, xOffset + b, xRow);
+      return;
+    }
+    work.reserve(2 * this.coreLength * count);
+    this.panelInverse(count, re, im, yOffset, yRow, x, xOffset, xRow, work.a, work.b);
+  }
+
+  /** `forwardColumns` of w columns (checked) on the panel a, with b as work. */
+  protected abstract panelForward(
+    w: number,
+    x: Real,
+    xo: number,
+    xr: number,
+    re: Real,
+    im: Real,
+    yo: number,
+    yr: number,
+    a: Real,
+    b: Real,
+  ): void;
+
+  /** `inverseColumns` of w columns (checked) on the panel a, with b as work. */
+  protected abstract panelInverse(
+    w: number,
+    re: Real,
+    im: Real,
+    yo: number,
+    yr: number,
+    x: Real,
+    xo: number,
+    xr: number,
+    a: Real,
+    b: Real,
+  ): void;
 
   forward(x: Real, re: Real, im: Real, xOffset = 0, xStride = 1, yOffset = 0, yStride = 1): void {
     checkStrided('rfft', 'x', x.length, this.n, xOffset, xStride);
@@ -219,6 +348,129 @@ class PackedRealPlan extends RealPlanBase {
       x[xo + (2 * j + 1) * xs] = s * z[2 * j]!;
     }
   }
+
+  protected panelForward(
+    w: number,
+    x: Real,
+    xo: number,
+    xr: number,
+    re: Real,
+    im: Real,
+    yo: number,
+    yr: number,
+    a: Real,
+    b: Real,
+  ): void {
+    const { wRe, wIm } = this;
+    const m = this.n >> 1;
+    const w2 = 2 * w;
+    // Signal c's z_j = x_{2j} + i·x_{2j+1} into the panel.
+    for (let j = 0; j < m; j++) {
+      const e = xo + 2 * j * xr;
+      const f = e + xr;
+      const d = j * w2;
+      for (let c = 0; c < w; c++) {
+        a[d + 2 * c] = x[e + c]!;
+        a[d + 2 * c + 1] = x[f + c]!;
+      }
+    }
+    const z = this.core.runPanel(a, b, w);
+    const ym = yo + m * yr;
+    for (let c = 0; c < w; c++) {
+      re[yo + c] = z[2 * c]! + z[2 * c + 1]!;
+      im[yo + c] = 0;
+      re[ym + c] = z[2 * c]! - z[2 * c + 1]!;
+      im[ym + c] = 0;
+    }
+    // As forwardUnchecked, bins k and m − k together, for every signal.
+    for (let k = 1; 2 * k <= m; k++) {
+      const wr = wRe[k]!;
+      const wi = wIm[k]!;
+      const zk = k * w2;
+      const zm = (m - k) * w2;
+      const ok = yo + k * yr;
+      const om = yo + (m - k) * yr;
+      const both = 2 * k < m;
+      for (let c = 0; c < w; c++) {
+        const ar = z[zk + 2 * c]!;
+        const ai = z[zk + 2 * c + 1]!;
+        const br = z[zm + 2 * c]!;
+        const bi = z[zm + 2 * c + 1]!;
+        const er = 0.5 * (ar + br);
+        const ei = 0.5 * (ai - bi);
+        const or = 0.5 * (ai + bi);
+        const oi = -0.5 * (ar - br);
+        const vr = wr * or - wi * oi;
+        const vi = wr * oi + wi * or;
+        re[ok + c] = er + vr;
+        im[ok + c] = ei + vi;
+        if (both) {
+          re[om + c] = er - vr;
+          im[om + c] = vi - ei;
+        }
+      }
+    }
+  }
+
+  protected panelInverse(
+    w: number,
+    re: Real,
+    im: Real,
+    yo: number,
+    yr: number,
+    x: Real,
+    xo: number,
+    xr: number,
+    a: Real,
+    b: Real,
+  ): void {
+    const { wRe, wIm } = this;
+    const m = this.n >> 1;
+    const w2 = 2 * w;
+    // As inverseUnchecked, for every signal: Z = E + i·O stored swapped.
+    const ym = yo + m * yr;
+    for (let c = 0; c < w; c++) {
+      const x0 = re[yo + c]!;
+      const xm = re[ym + c]!;
+      a[2 * c] = 0.5 * (x0 - xm);
+      a[2 * c + 1] = 0.5 * (x0 + xm);
+    }
+    for (let k = 1; 2 * k <= m; k++) {
+      const wr = wRe[k]!;
+      const wi = wIm[k]!;
+      const ik = yo + k * yr;
+      const imk = yo + (m - k) * yr;
+      const dk = k * w2;
+      const dm = (m - k) * w2;
+      for (let c = 0; c < w; c++) {
+        const ar = re[ik + c]!;
+        const ai = im[ik + c]!;
+        const br = re[imk + c]!;
+        const bi = im[imk + c]!;
+        const er = 0.5 * (ar + br);
+        const ei = 0.5 * (ai - bi);
+        const dr = 0.5 * (ar - br);
+        const di = 0.5 * (ai + bi);
+        const or = dr * wr + di * wi;
+        const oi = di * wr - dr * wi;
+        a[dk + 2 * c] = ei + or;
+        a[dk + 2 * c + 1] = er - oi;
+        a[dm + 2 * c] = or - ei;
+        a[dm + 2 * c + 1] = er + oi;
+      }
+    }
+    const z = this.core.runPanel(a, b, w);
+    const s = 1 / m;
+    for (let j = 0; j < m; j++) {
+      const e = xo + 2 * j * xr;
+      const f = e + xr;
+      const d = j * w2;
+      for (let c = 0; c < w; c++) {
+        x[e + c] = s * z[d + 2 * c + 1]!;
+        x[f + c] = s * z[d + 2 * c]!;
+      }
+    }
+  }
 }
 
 /** Odd n: one complex FFT of length n. */
@@ -273,6 +525,80 @@ class OddRealPlan extends RealPlanBase {
     const z = this.core.run(a, 0, a, b);
     const s = 1 / n;
     for (let j = 0; j < n; j++) x[xo + j * xs] = s * z[2 * j + 1]!; // Re = Im(result)
+  }
+
+  protected panelForward(
+    w: number,
+    x: Real,
+    xo: number,
+    xr: number,
+    re: Real,
+    im: Real,
+    yo: number,
+    yr: number,
+    a: Real,
+    b: Real,
+  ): void {
+    const { n, bins } = this;
+    const w2 = 2 * w;
+    for (let j = 0; j < n; j++) {
+      const e = xo + j * xr;
+      const d = j * w2;
+      for (let c = 0; c < w; c++) {
+        a[d + 2 * c] = x[e + c]!;
+        a[d + 2 * c + 1] = 0;
+      }
+    }
+    const z = this.core.runPanel(a, b, w);
+    for (let k = 0; k < bins; k++) {
+      const o = yo + k * yr;
+      const d = k * w2;
+      for (let c = 0; c < w; c++) {
+        re[o + c] = z[d + 2 * c]!;
+        im[o + c] = z[d + 2 * c + 1]!;
+      }
+    }
+    for (let c = 0; c < w; c++) im[yo + c] = 0;
+  }
+
+  protected panelInverse(
+    w: number,
+    re: Real,
+    im: Real,
+    yo: number,
+    yr: number,
+    x: Real,
+    xo: number,
+    xr: number,
+    a: Real,
+    b: Real,
+  ): void {
+    const { n, bins } = this;
+    const w2 = 2 * w;
+    for (let c = 0; c < w; c++) {
+      a[2 * c] = 0;
+      a[2 * c + 1] = re[yo + c]!;
+    }
+    for (let k = 1; k < bins; k++) {
+      const o = yo + k * yr;
+      const dk = k * w2;
+      const dn = (n - k) * w2;
+      for (let c = 0; c < w; c++) {
+        const yr0 = re[o + c]!;
+        const yi0 = im[o + c]!;
+        a[dk + 2 * c] = yi0;
+        a[dk + 2 * c + 1] = yr0;
+        a[dn + 2 * c] = -yi0;
+        a[dn + 2 * c + 1] = yr0;
+      }
+    }
+    const z = this.core.runPanel(a, b, w);
+    const s = 1 / n;
+    for (let j = 0; j < n; j++) {
+      const e = xo + j * xr;
+      const d = j * w2;
+      for (let c = 0; c < w; c++) x[e + c] = s * z[d + 2 * c + 1]!;
+    }
   }
 }
 

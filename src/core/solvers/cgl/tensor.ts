@@ -19,10 +19,10 @@
  *
  * Orientation: T_v(i, j) = 𝓣(j, v, i), as the reference reads it back (`shiftdim(·, 2)`).
  */
-import { createRealFftPlan, type RealFftPlan } from '../../fft';
-import { matmulTA, matmulTB, thinSvd } from '../../linalg/kernels';
+import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
+import { matmulTA, matmulTB, syrk, thinSvd } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
-import { hermEig, hermWork } from './herm';
+import { hermEig, hermWork, type HermWork } from './herm';
 import {
   conjugateWeight,
   penaltyWeight,
@@ -58,23 +58,68 @@ function newTerms(V: number, m: number): TensorTerms {
   };
 }
 
-/** The factorised T-step with every buffer allocated once per solve (n samples, V views, c). */
+/**
+ * The factorised T-step with every buffer allocated once per solve (n samples, V views, c).
+ *
+ * Work per step, m = ⌊n/2⌋ + 1 slices, w = Vc; spectra are stored with the real and the
+ * imaginary part of bin s in rows 2s and 2s + 1 of one row-major matrix:
+ * 1. g_{v,s}: the real DFT of F̄_v's c columns, all on one panel (`fft` forwardColumns):
+ *    Vc transforms of length n, into G_v (2m × c).
+ * 2. K = F_catᵀF_cat (w × w, `syrk`): its blocks are K_uv = F̄_uᵀF̄_v.
+ * 3. M_s[u, v] = g_{u,s}ᴴ·K_uv·g_{v,s} for u ≤ v only (M_s is Hermitian; its lower triangle is
+ *    taken as the conjugate, so M_s is exactly Hermitian): per view v one GEMM
+ *    Z_v = G_v·K[0 … (v+1)c, v-block]ᵀ (2m × (v+1)c; Z_v[2s, u·c + a] + i·Z_v[2s+1, u·c + a] =
+ *    (K_uv·g_{v,s})[a]), then the c-term dot products with conj(g_{u,s}).
+ * 4. Per slice: eigendecomposition (`herm.ts`), shrinkage, the tensor term, R_s − I (upper
+ *    triangle and its conjugate), written over M_s.
+ * 5. ΔP_v = irfft over s of [g_{u,s}·(R_s − I)[u, v]]_u: the w spectra of view v as one
+ *    2m × w matrix H, inverted on one panel straight into ΔP_v's rows (inverseColumns):
+ *    V²c transforms of length n in all. (V²c is the least: ΔP's V²c columns have spectra
+ *    g_{u,s}[a]·(R_s − I)[u, v], independent in general.)
+ * A panel transforms all the columns of a view together, so every row of F̄_v, H and ΔP_v is
+ * read or written once as a contiguous run; measured on HW (n = 2000, 60 columns) and at
+ * n = 20,000 and 50,000 (40 columns) it beats narrower panels and column-by-column transforms,
+ * which touch each cache line of those rows once per panel.
+ * O(nV²c² + V²c·n log n) time. Memory, in values: ΔP (V·n·w, as before), G (≈ n·w), Z (≈ n·w;
+ * H shares it), the panels (2n·w; 4n·w for odd n), M (2m·V²): at n = 50,000, V = 4, c = 10,
+ * 136 MB against 108 MB before.
+ */
 export class FactorisedTensor {
   readonly m: number;
   /** (V,) ΔP_v: (n, V·c); T_v = F̄_vF̄_vᵀ + ΔP_v·F_catᵀ. */
   readonly dP: Mat[];
   readonly terms: TensorTerms;
   private readonly plan: RealFftPlan;
+  /** The FFT panels. */
+  private readonly work = new ColumnWork();
+  /** (V,) G_v (2m × c): Re g_{v,s}[a] = G_v[2s, a], Im g_{v,s}[a] = G_v[2s + 1, a]. */
+  private readonly G: Mat[];
+  /** G_v's data and its view from row 1 on: Re and Im of bin s at [2s·c + a] of each. */
   private readonly gRe: Float64Array[];
   private readonly gIm: Float64Array[];
-  private readonly C: Mat;
-  private readonly zRe: Mat;
-  private readonly zIm: Mat;
-  /** m × V × V Gram matrices, then R_s − I, split complex. */
+  /** K = F_catᵀF_cat (w × w). */
+  private readonly K: Mat;
+  /** K[0 … (v+1)c, v-block] for the current v ((v+1)c × c, at most w × c). */
+  private readonly Kv: Float64Array;
+  /** Z_v (2m × (v+1)c, at most 2m × w). */
+  private readonly Z: Float64Array;
+  /**
+   * m × V × V, split complex: M_s (upper triangle, m[(s·V + u)·V + v] = M_s[u, v]), then
+   * R_s − I in its place (both triangles).
+   */
   private readonly mRe: Float64Array;
   private readonly mIm: Float64Array;
+  /** H (2m × w), the spectra of the current ΔP_v, in Z's memory; and its view from row 1 on. */
   private readonly hRe: Float64Array;
   private readonly hIm: Float64Array;
+  private readonly hw: HermWork;
+  private readonly aRe: Float64Array;
+  private readonly aIm: Float64Array;
+  private readonly sig: Float64Array;
+  private readonly kept: Float64Array;
+  private readonly diff: Float64Array;
+  private readonly ratio: Float64Array;
+  private readonly out: SliceShrink = { rank: 0, penalty: 0, passes: 0 };
 
   constructor(
     readonly n: number,
@@ -90,15 +135,27 @@ export class FactorisedTensor {
       data: new Float64Array(n * w),
     }));
     this.terms = newTerms(V, m);
-    this.gRe = Array.from({ length: V }, () => new Float64Array(m * c));
-    this.gIm = Array.from({ length: V }, () => new Float64Array(m * c));
-    this.C = { rows: w, cols: c, data: new Float64Array(w * c) };
-    this.zRe = { rows: m, cols: w, data: new Float64Array(m * w) };
-    this.zIm = { rows: m, cols: w, data: new Float64Array(m * w) };
+    this.G = Array.from({ length: V }, () => ({
+      rows: 2 * m,
+      cols: c,
+      data: new Float64Array(2 * m * c),
+    }));
+    this.gRe = this.G.map((g) => g.data);
+    this.gIm = this.G.map((g) => g.data.subarray(c));
+    this.K = { rows: w, cols: w, data: new Float64Array(w * w) };
+    this.Kv = new Float64Array(w * c);
+    this.Z = new Float64Array(2 * m * w);
     this.mRe = new Float64Array(m * V * V);
     this.mIm = new Float64Array(m * V * V);
-    this.hRe = new Float64Array(m * c);
-    this.hIm = new Float64Array(m * c);
+    this.hRe = this.Z;
+    this.hIm = this.Z.subarray(w);
+    this.hw = hermWork(V);
+    this.aRe = new Float64Array(V * V);
+    this.aIm = new Float64Array(V * V);
+    this.sig = new Float64Array(V);
+    this.kept = new Float64Array(V);
+    this.diff = new Float64Array(V);
+    this.ratio = new Float64Array(V);
   }
 
   /**
@@ -106,67 +163,73 @@ export class FactorisedTensor {
    * `terms`.
    */
   step(Fbar: readonly Mat[], Fcat: Mat, sh: Shrinkage): TensorTerms {
-    const { n, V, c, m, plan } = this;
+    const { V, c, plan, gRe, gIm } = this;
+    // 1. g_{v,s}: the real DFT of F̄_v's columns, into G_v's even (Re) and odd (Im) rows.
+    for (let v = 0; v < V; v++)
+      plan.forwardColumns(c, Fbar[v]!.data, 0, c, gRe[v]!, gIm[v]!, 0, 2 * c, this.work);
+    // 2. K = F_catᵀF_cat.
+    syrk(Fcat, this.K);
+    // 3.–5.
+    for (let v = 0; v < V; v++) this.gram(v);
+    this.slices(sh);
+    for (let v = 0; v < V; v++) this.deltaP(v);
+    return this.terms;
+  }
+
+  /** M_s[u, v] = Σ_a conj(g_{u,s}[a])·(K_uv·g_{v,s})[a] for u ≤ v, every s (step 3). */
+  private gram(v: number): void {
+    const { V, c, m, G, gRe, gIm, mRe, mIm, Z, Kv } = this;
     const w = V * c;
-    const t = this.terms;
-    // g_{v,s}: the real DFT of F̄_v's columns.
-    for (let v = 0; v < V; v++) {
-      const F = Fbar[v]!.data;
-      const re = this.gRe[v]!;
-      const im = this.gIm[v]!;
-      for (let j = 0; j < c; j++) plan.forward(F, re, im, j, c, j, c);
-    }
-    // M_s[u, v] = Σ_a conj(g_{u,s}[a])·(K_uv·g_{v,s})[a], K_uv = F̄_uᵀF̄_v, through
-    // Z = G_v·C_vᵀ with C_v = F_catᵀF̄_v (Vc × c): Z[s, u·c + a] = (K_uv·g_{v,s})[a].
-    const { mRe, mIm } = this;
-    for (let v = 0; v < V; v++) {
-      matmulTA(Fcat, Fbar[v]!, this.C);
-      matmulTB({ rows: m, cols: c, data: this.gRe[v]! }, this.C, this.zRe);
-      matmulTB({ rows: m, cols: c, data: this.gIm[v]! }, this.C, this.zIm);
-      const zr = this.zRe.data;
-      const zi = this.zIm.data;
-      for (let u = 0; u < V; u++) {
-        const gr = this.gRe[u]!;
-        const gi = this.gIm[u]!;
-        for (let s = 0; s < m; s++) {
-          let re = 0;
-          let im = 0;
-          const go = s * c;
-          const zo = s * w + u * c;
-          for (let a = 0; a < c; a++) {
-            const xr = gr[go + a]!;
-            const xi = gi[go + a]!;
-            const yr = zr[zo + a]!;
-            const yi = zi[zo + a]!;
-            re += xr * yr + xi * yi;
-            im += xr * yi - xi * yr;
-          }
-          mRe[(s * V + u) * V + v] = re;
-          mIm[(s * V + u) * V + v] = im;
+    const K = this.K.data;
+    const rows = (v + 1) * c;
+    for (let p = 0; p < rows; p++)
+      for (let b = 0; b < c; b++) Kv[p * c + b] = K[p * w + v * c + b]!;
+    matmulTB(G[v]!, { rows, cols: c, data: Kv }, { rows: 2 * m, cols: rows, data: Z });
+    for (let u = 0; u <= v; u++) {
+      const gr = gRe[u]!;
+      const gi = gIm[u]!;
+      for (let s = 0; s < m; s++) {
+        let re = 0;
+        let im = 0;
+        const go = 2 * s * c;
+        const zr = 2 * s * rows + u * c;
+        const zi = zr + rows;
+        for (let a = 0; a < c; a++) {
+          const xr = gr[go + a]!;
+          const xi = gi[go + a]!;
+          const yr = Z[zr + a]!;
+          const yi = Z[zi + a]!;
+          re += xr * yr + xi * yi;
+          im += xr * yi - xi * yr;
         }
+        mRe[(s * V + u) * V + v] = re;
+        mIm[(s * V + u) * V + v] = im;
       }
     }
-    // Per slice: eigen-decomposition, shrinkage, R_s − I (overwrites M_s).
-    const hw = hermWork(V);
-    const sig = new Float64Array(V);
-    const kept = new Float64Array(V);
-    const diff = new Float64Array(V);
-    const ratio = new Float64Array(V);
-    const out: SliceShrink = { rank: 0, penalty: 0, passes: 0 };
-    const aRe = new Float64Array(V * V);
-    const aIm = new Float64Array(V * V);
+  }
+
+  /** Per slice: eigen-decomposition, shrinkage, the terms, R_s − I (step 4). */
+  private slices(sh: Shrinkage): void {
+    const { n, V, m, mRe, mIm, hw, aRe, aIm, sig, kept, diff, ratio, out } = this;
+    const t = this.terms;
     t.tensor.fill(0);
     t.penalty = 0;
     t.tubalRank = 0;
     t.maxPasses = 0;
     for (let s = 0; s < m; s++) {
       const o = s * V * V;
-      for (let u = 0; u < V; u++)
-        for (let v = 0; v < V; v++) {
-          // Hermitian part, exactly Hermitian.
-          aRe[u * V + v] = 0.5 * (mRe[o + u * V + v]! + mRe[o + v * V + u]!);
-          aIm[u * V + v] = 0.5 * (mIm[o + u * V + v]! - mIm[o + v * V + u]!);
+      for (let u = 0; u < V; u++) {
+        aRe[u * V + u] = mRe[o + u * V + u]!;
+        aIm[u * V + u] = 0;
+        for (let v = u + 1; v < V; v++) {
+          const xr = mRe[o + u * V + v]!;
+          const xi = mIm[o + u * V + v]!;
+          aRe[u * V + v] = xr;
+          aIm[u * V + v] = xi;
+          aRe[v * V + u] = xr;
+          aIm[v * V + u] = -xi;
         }
+      }
       const e = hermEig(aRe, aIm, hw);
       for (let i = 0; i < V; i++) sig[i] = Math.sqrt(Math.max(e.values[i]!, 0));
       shrinkSlice(sh, sig, V, kept, diff, out);
@@ -179,54 +242,66 @@ export class FactorisedTensor {
         t.kept[s * V + i] = kept[i]!;
         ratio[i] = sig[i]! > 0 ? diff[i]! / sig[i]! : 1;
       }
+      const W = e.re;
+      const Wi = e.im;
       for (let v = 0; v < V; v++) {
         let acc = 0;
         for (let i = 0; i < V; i++) {
-          const wr = e.re[v * V + i]!;
-          const wi = e.im[v * V + i]!;
+          const wr = W[v * V + i]!;
+          const wi = Wi[v * V + i]!;
           acc += (wr * wr + wi * wi) * diff[i]! * diff[i]!;
         }
         t.tensor[v]! += (0.5 * ws * acc) / n;
       }
-      // (R_s − I)[u, v] = −Σ_i W[u, i]·ratio_i·conj(W[v, i]).
+      // (R_s − I)[u, v] = −Σ_i W[u, i]·ratio_i·conj(W[v, i]) for u ≤ v; (R_s − I)[v, u] is its
+      // conjugate. Written over M_s.
       for (let u = 0; u < V; u++)
-        for (let v = 0; v < V; v++) {
+        for (let v = u; v < V; v++) {
           let re = 0;
           let im = 0;
           for (let i = 0; i < V; i++) {
-            const ur = e.re[u * V + i]!;
-            const ui = e.im[u * V + i]!;
-            const vr = e.re[v * V + i]!;
-            const vi = e.im[v * V + i]!;
+            const ur = W[u * V + i]!;
+            const ui = Wi[u * V + i]!;
+            const vr = W[v * V + i]!;
+            const vi = Wi[v * V + i]!;
             re += ratio[i]! * (ur * vr + ui * vi);
             im += ratio[i]! * (ui * vr - ur * vi);
           }
           mRe[o + u * V + v] = -re;
-          mIm[o + u * V + v] = -im;
+          mIm[o + u * V + v] = u === v ? 0 : -im;
+          mRe[o + v * V + u] = -re;
+          mIm[o + v * V + u] = u === v ? 0 : im;
         }
     }
     t.penalty /= n;
-    // ΔP_{u,v} = irfft over s of g_{u,s}·(R_s − I)[u, v], written into ΔP_v's columns u·c … .
-    const { hRe, hIm } = this;
-    for (let v = 0; v < V; v++) {
-      const P = this.dP[v]!.data;
+  }
+
+  /**
+   * ΔP_{u,v} = irfft over s of g_{u,s}·(R_s − I)[u, v] (step 5): view v's w spectra as one
+   * 2m × w matrix H (row 2s: Re, row 2s + 1: Im of bin s; column u·c + a), inverted on one
+   * panel straight into ΔP_v's rows.
+   */
+  private deltaP(v: number): void {
+    const { V, c, m, plan, G, mRe, mIm, hRe, hIm } = this;
+    const w = V * c;
+    for (let s = 0; s < m; s++) {
+      const ro = s * V * V + v;
+      const ho = 2 * s * w;
+      const go = 2 * s * c;
       for (let u = 0; u < V; u++) {
-        const gr = this.gRe[u]!;
-        const gi = this.gIm[u]!;
-        for (let s = 0; s < m; s++) {
-          const rr = mRe[(s * V + u) * V + v]!;
-          const ri = mIm[(s * V + u) * V + v]!;
-          for (let a = 0; a < c; a++) {
-            const xr = gr[s * c + a]!;
-            const xi = gi[s * c + a]!;
-            hRe[s * c + a] = xr * rr - xi * ri;
-            hIm[s * c + a] = xr * ri + xi * rr;
-          }
+        const rr = mRe[ro + u * V]!;
+        const ri = mIm[ro + u * V]!;
+        const g = G[u]!.data;
+        const hu = ho + u * c;
+        for (let a = 0; a < c; a++) {
+          const xr = g[go + a]!;
+          const xi = g[go + c + a]!;
+          hRe[hu + a] = xr * rr - xi * ri;
+          hRe[hu + w + a] = xr * ri + xi * rr;
         }
-        for (let a = 0; a < c; a++) plan.inverse(hRe, hIm, P, a, c, u * c + a, w);
       }
     }
-    return t;
+    plan.inverseColumns(w, hRe, hIm, 0, 2 * w, this.dP[v]!.data, 0, w, this.work);
   }
 
   /** Y (n × b) = T_v·X for X (n × b): F̄_v(F̄_vᵀX) + ΔP_v(F_catᵀX). For tests and checks. */
