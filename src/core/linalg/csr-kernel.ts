@@ -5,16 +5,16 @@
  * Two kernels computing the same bits (each value is Σ_p s_p·x[i_p, j] summed from zero in the
  * order of the row's entries, no fused multiply-add):
  * - 'wasm', where the engine has WebAssembly SIMD: wasm/csr.wat, two columns per f64x2 lane,
- *   eight columns per pass over a row's entries. The module has its own memory holding S (copied
- *   on the first product with a given S object and kept until another S comes; a square S of
- *   n ≥ 8192 rows in a bandwidth-reducing order, `bandOrder`, x's rows gathered into it and y's
- *   scattered back by the module), x and y (copied in and out per product, 2·n·b values
- *   against the kernel's 2·nnz·b flops);
+ *   eight columns per pass over a row's entries. The module has its own memory holding the last
+ *   S used (copied in when another S comes), x and y (copied in and out per product, 2·n·b
+ *   values against the kernel's 2·nnz·b flops). A square S of n ≥ 8192 rows is stored in a
+ *   bandwidth-reducing order (`bandOrder`, computed once per S and cached), x's rows gathered
+ *   into it and y's scattered back by the module;
  * - 'ts', the fallback: the same loop in TypeScript with the partial sums in locals.
  * Measured on CGL's HW graphs (n = 2000, nnz ≈ 41,000, b = 10): see `npm run bench -- linalg`.
  *
- * S must not change between products while it is in use (its copy would be stale): the solvers'
- * graphs are built once and never modified.
+ * S must not be modified after its first product (its stored form is cached per object): the
+ * solvers' graphs are built once and never modified.
  */
 import type { Csr } from './types';
 import { CSR_WASM } from './wasm/csr-wasm';
@@ -149,23 +149,46 @@ function bandOrder(S: Csr): Int32Array {
   return order.reverse();
 }
 
-/** Row pointers and column indices of S, rows in the order perm (renumbered), or as they are. */
-function copyCsr(S: Csr, perm: Int32Array | null, indptr: Int32Array, indices: Int32Array): void {
+/** S as the kernel stores it: in a band order (rows and columns renumbered) or as it is. */
+interface Stored {
+  readonly perm: Int32Array | null;
+  readonly indptr: Int32Array;
+  readonly indices: Int32Array;
+  readonly values: Float64Array;
+}
+
+/**
+ * Each S's stored form, made once: the solvers alternate between a few matrices (CGL's H-step
+ * goes through the views' graphs every pass), so the order is computed once per matrix and a
+ * switch costs only the copy into the module's memory.
+ */
+const STORED = new WeakMap<Csr, Stored>();
+
+function prepared(S: Csr): Stored {
+  let st = STORED.get(S);
+  if (st) return st;
   const n = S.rows;
   const nnz = S.indptr[n]!;
+  const perm = S.rows === S.cols && n >= BAND_MIN ? bandOrder(S) : null;
   if (!perm) {
-    indptr.set(S.indptr.subarray(0, n + 1));
-    indices.set(S.indices.subarray(0, nnz));
-    return;
+    st = { perm, indptr: S.indptr, indices: S.indices, values: S.data };
+  } else {
+    const inv = new Int32Array(n);
+    for (let i = 0; i < n; i++) inv[perm[i]!] = i;
+    const indptr = new Int32Array(n + 1);
+    const indices = new Int32Array(nnz);
+    const values = new Float64Array(nnz);
+    for (let i = 0, q = 0; i < n; i++) {
+      for (let p = S.indptr[perm[i]!]!; p < S.indptr[perm[i]! + 1]!; p++) {
+        indices[q] = inv[S.indices[p]!]!;
+        values[q++] = S.data[p]!;
+      }
+      indptr[i + 1] = q;
+    }
+    st = { perm, indptr, indices, values };
   }
-  const inv = new Int32Array(n);
-  for (let i = 0; i < n; i++) inv[perm[i]!] = i;
-  indptr[0] = 0;
-  for (let i = 0, q = 0; i < n; i++) {
-    for (let p = S.indptr[perm[i]!]!; p < S.indptr[perm[i]! + 1]!; p++)
-      indices[q++] = inv[S.indices[p]!]!;
-    indptr[i + 1] = q;
-  }
+  STORED.set(S, st);
+  return st;
 }
 
 /** y ← S·x (x: S.cols × b, y: S.rows × b, row-major; y is overwritten, never read). */
@@ -174,23 +197,19 @@ export function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: numbe
   if (w && b > 0 && S.rows > 0) {
     const nnz = S.indptr[S.rows]!;
     if (w.last !== S) {
+      const prep = prepared(S);
       const pp = 0;
       const pi = align8(4 * (S.rows + 1));
       const pv = align8(pi + 4 * nnz);
-      const perm = S.rows === S.cols && S.rows >= BAND_MIN ? bandOrder(S) : null;
       const pq = pv + 8 * nnz;
-      const end = align8(pq + (perm ? 4 * S.rows : 0));
+      const end = align8(pq + (prep.perm ? 4 * S.rows : 0));
       if (reserve(w, end)) {
         const buf = w.memory.buffer;
-        if (perm) new Int32Array(buf, pq, S.rows).set(perm);
-        copyCsr(S, perm, new Int32Array(buf, pp, S.rows + 1), new Int32Array(buf, pi, nnz));
-        const values = new Float64Array(buf, pv, nnz);
-        if (perm) {
-          for (let i = 0, q = 0; i < S.rows; i++)
-            for (let p = S.indptr[perm[i]!]!; p < S.indptr[perm[i]! + 1]!; p++)
-              values[q++] = S.data[p]!;
-        } else values.set(S.data.subarray(0, nnz));
-        Object.assign(w, { last: S, perm, pq, pp, pi, pv, end });
+        if (prep.perm) new Int32Array(buf, pq, S.rows).set(prep.perm);
+        new Int32Array(buf, pp, S.rows + 1).set(prep.indptr.subarray(0, S.rows + 1));
+        new Int32Array(buf, pi, nnz).set(prep.indices.subarray(0, nnz));
+        new Float64Array(buf, pv, nnz).set(prep.values.subarray(0, nnz));
+        Object.assign(w, { last: S, perm: prep.perm, pq, pp, pi, pv, end });
       } else {
         w.last = null;
       }

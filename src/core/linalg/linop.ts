@@ -55,7 +55,7 @@ export function denseOp(A: Mat): SymOp {
  * Sparse S (n×n, CSR). Y = S·X in 2·nnz·b flops: row i of Y is Σ_p S.data[p] · X[S.indices[p], :],
  * so the innermost loop runs along a row of X and a row of Y, both contiguous in row-major layout
  * (the b entries of one sample sit side by side). `csr-kernel.ts` (WebAssembly SIMD, TypeScript
- * fallback) keeps a copy of S: S must not be modified while the operator is in use.
+ * fallback) keeps a copy of S: S must not be modified after its first product.
  */
 export function csrOp(S: Csr): SymOp {
   if (S.rows !== S.cols) throw new Error(`csrOp: S is ${S.rows}x${S.cols}, not square`);

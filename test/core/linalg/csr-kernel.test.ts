@@ -148,11 +148,17 @@ describe.each(['wasm', 'ts'] as const)('the %s kernel', (backend) => {
       indices: Int32Array.from(indices),
       data: Float64Array.from(data),
     };
-    for (const b of [10, 3]) {
+    const small = randCsr(50, 50, 0.1, 7);
+    for (const b of [10, 3, 10]) {
       const x = randBlock(n, b, b);
       const y = new Float64Array(n * b);
       csrTimesBlock(S, x, y, b);
       expect(differing(y, reference(S, x, b))).toBe(0);
+      // Another matrix in between: S's stored (reordered) form is copied back in afterwards.
+      const xs = randBlock(50, b, 1);
+      const ys = new Float64Array(50 * b);
+      csrTimesBlock(small, xs, ys, b);
+      expect(differing(ys, reference(small, xs, b))).toBe(0);
     }
   });
 
