@@ -1,0 +1,150 @@
+/**
+ * The factorised H-step's pieces (src/core/solvers/cgl/hstep.ts), against quantities formed
+ * densely by the definitions:
+ * - `HStepOp` applies G_v = λL_v + Q(½F̄_vF̄_vᵀ + ½(ΔP_vF_catᵀ + F_catΔP_vᵀ))Q, i.e.
+ *   λL_v + Q(½(T_v + T_vᵀ) − ½F̄_vF̄_vᵀ)Q for T_v = F̄_vF̄_vᵀ + ΔP_vF_catᵀ, to a block, and its
+ *   `lastTrace` is tr(XᵀL_vX) of the block applied;
+ * - `topEigenpairs` from a start that is not orthonormal (checkFrom = 2: a plain power step
+ *   first) returns the top-c eigenpairs of the dense matrix (`symEig`) to the tolerance.
+ */
+import { describe, expect, it } from 'vitest';
+import { symEig } from '../../../src/core/linalg/kernels';
+import type { Csr, Mat } from '../../../src/core/linalg/types';
+import { HStepOp, packFactor, topEigenpairs } from '../../../src/core/solvers/cgl/hstep';
+import { maxDiff, naiveMul, randMat, transpose } from '../../helpers/mat';
+import { prng } from '../../helpers/prng';
+
+/** A symmetric random sparse n×n matrix (about `perRow` entries a row) and its dense form. */
+function randSymCsr(n: number, perRow: number, seed: number): { S: Csr; D: Mat } {
+  const r = prng(seed);
+  const D: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
+  for (let i = 0; i < n; i++)
+    for (let t = 0; t < perRow; t++) {
+      const j = Math.floor(r() * n);
+      const v = r() - 0.5;
+      D.data[i * n + j] = v;
+      D.data[j * n + i] = v;
+    }
+  const indptr = new Int32Array(n + 1);
+  const indices: number[] = [];
+  const data: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++)
+      if (D.data[i * n + j] !== 0) {
+        indices.push(j);
+        data.push(D.data[i * n + j]!);
+      }
+    indptr[i + 1] = indices.length;
+  }
+  const S = {
+    rows: n,
+    cols: n,
+    indptr,
+    indices: Int32Array.from(indices),
+    data: Float64Array.from(data),
+  };
+  return { S, D };
+}
+
+const add = (A: Mat, B: Mat, a = 1, b = 1): Mat => ({
+  rows: A.rows,
+  cols: A.cols,
+  data: A.data.map((x, i) => a * x + b * B.data[i]!),
+});
+const scaleRows = (q: Float64Array, A: Mat): Mat => ({
+  rows: A.rows,
+  cols: A.cols,
+  data: A.data.map((x, i) => q[Math.floor(i / A.cols)]! * x),
+});
+const fro = (A: Mat): number => Math.sqrt(A.data.reduce((s, x) => s + x * x, 0));
+
+/** G_v formed densely from its definition through T_v. */
+function denseG(
+  D: Mat,
+  lambda: number,
+  q: Float64Array,
+  Fcat: Mat,
+  dP: Mat,
+  v: number,
+  c: number,
+): Mat {
+  const n = D.rows;
+  const Fv: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
+  for (let i = 0; i < n; i++)
+    for (let a = 0; a < c; a++) Fv.data[i * c + a] = Fcat.data[i * Fcat.cols + v * c + a]!;
+  const FF = naiveMul(Fv, transpose(Fv));
+  const T = add(FF, naiveMul(dP, transpose(Fcat)));
+  const inner = add(add(T, transpose(T), 0.5, 0.5), FF, 1, -0.5);
+  const QiQ = scaleRows(q, transpose(scaleRows(q, inner))); // Q·inner·Q (inner symmetric)
+  return add(D, QiQ, lambda, 1);
+}
+
+describe('HStepOp', () => {
+  it.each([
+    [60, 3, 4, 1],
+    [45, 2, 5, 0],
+  ])('equals the dense G_v on blocks (n = %i, V = %i, c = %i, view %i)', (n, V, c, v) => {
+    const w = V * c;
+    const { S, D } = randSymCsr(n, 4, n);
+    const Fcat = randMat(n, w, 1);
+    const dP = randMat(n, w, 2);
+    for (let i = 0; i < n * w; i++) dP.data[i]! *= 1e-3;
+    const r = prng(3);
+    const q = Float64Array.from({ length: n }, () => 0.5 + r());
+    const lambda = 0.37;
+    const op = new HStepOp(S, lambda, q, v, c, packFactor(Fcat), packFactor(dP));
+    const G = denseG(D, lambda, q, Fcat, dP, v, c);
+    for (const b of [c, 1, 7]) {
+      const X = randMat(n, b, 10 + b);
+      const Y: Mat = { rows: n, cols: b, data: new Float64Array(n * b).fill(NaN) };
+      op.apply(X, Y);
+      const want = naiveMul(G, X);
+      expect(maxDiff(Y, want)).toBeLessThan(1e-13 * fro(G) * fro(X));
+      const LX = naiveMul(D, X);
+      let tr = 0;
+      for (let p = 0; p < n * b; p++) tr += X.data[p]! * LX.data[p]!;
+      expect(Math.abs(op.lastTrace - tr)).toBeLessThan(1e-13 * fro(D) * fro(X) ** 2);
+    }
+  });
+});
+
+describe('topEigenpairs', () => {
+  it('from a non-orthonormal start with a plain power step first: the dense top-c pairs', () => {
+    const n = 80;
+    const c = 4;
+    const V = 2;
+    const w = V * c;
+    const { S, D } = randSymCsr(n, 3, 5);
+    // A dominant low-rank part, as in the H-step after the first pass.
+    const Fcat = randMat(n, w, 6);
+    const dP = randMat(n, w, 7);
+    for (let i = 0; i < n * w; i++) dP.data[i]! *= 1e-2;
+    const q = Float64Array.from({ length: n }, (_, i) => 1 + (i % 5));
+    const lambda = 0.05;
+    const op = new HStepOp(S, lambda, q, 0, c, packFactor(Fcat), packFactor(dP));
+    const G = denseG(D, lambda, q, Fcat, dP, 0, c);
+    const e = symEig(G); // ascending
+    // Start: the view's block of F_cat scaled by q (not orthonormal), as cgl.ts does.
+    const X0: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
+    for (let i = 0; i < n; i++)
+      for (let a = 0; a < c; a++) X0.data[i * c + a] = q[i]! * Fcat.data[i * w + a]!;
+    const norm = Math.max(Math.abs(e.values[0]!), Math.abs(e.values[n - 1]!));
+    const r = topEigenpairs(op, c, X0, norm, 1e-12, { lower: -norm, upper: norm }, 2);
+    expect(r.converged).toBe(true);
+    for (let j = 0; j < c; j++) {
+      expect(Math.abs(r.values[j]! - e.values[n - 1 - j]!)).toBeLessThan(1e-10 * norm);
+      // Residual ‖G·h − θ·h‖ ≤ tol·‖G‖ (with room for the dense product's rounding).
+      const h: Mat = { rows: n, cols: 1, data: new Float64Array(n) };
+      for (let i = 0; i < n; i++) h.data[i] = r.vectors.data[i * c + j]!;
+      const Gh = naiveMul(G, h);
+      let res = 0;
+      for (let i = 0; i < n; i++) res += (Gh.data[i]! - r.values[j]! * h.data[i]!) ** 2;
+      expect(Math.sqrt(res)).toBeLessThan(1e-11 * norm);
+    }
+    // Orthonormal output.
+    const HtH = naiveMul(transpose(r.vectors), r.vectors);
+    for (let a = 0; a < c; a++)
+      for (let b = 0; b < c; b++)
+        expect(Math.abs(HtH.data[a * c + b]! - (a === b ? 1 : 0))).toBeLessThan(1e-13);
+  });
+});
