@@ -105,6 +105,13 @@ export function gemmStrided(
   beta: number,
   C: Strided,
 ): void {
+  if (alpha === 1 && beta === 0 && k > 0 && m > 0 && n > 0) {
+    const w = wasmKernel();
+    if (w) {
+      productWasm(w, m, n, k, 1, A, transA, B, transB, C, false, true);
+      return;
+    }
+  }
   scaleBlock(m, n, beta, C);
   if (alpha !== 0 && k > 0 && m > 0 && n > 0)
     product(m, n, k, alpha, A, transA, B, transB, C, false);
@@ -245,20 +252,17 @@ export function gemmPacked(
   }
   resultMat(P.m, n, C, 'gemmPacked', [B]);
   const c: Strided = { data: C.data, offset: 0, ld: n };
+  const b: Strided = { data: B.data, offset: 0, ld: B.cols };
+  if (alpha === 1 && beta === 0 && P.k > 0 && P.m > 0 && n > 0) {
+    const w = wasmKernel();
+    if (w) {
+      productWasm(w, P.m, n, P.k, 1, P, false, b, transB, c, false, true);
+      return C;
+    }
+  }
   scaleBlock(P.m, n, beta, c);
   if (alpha !== 0 && P.k > 0 && P.m > 0 && n > 0)
-    product(
-      P.m,
-      n,
-      P.k,
-      alpha,
-      P,
-      false,
-      { data: B.data, offset: 0, ld: B.cols },
-      transB,
-      c,
-      false,
-    );
+    product(P.m, n, P.k, alpha, P, false, b, transB, c, false);
   return C;
 }
 
@@ -559,6 +563,11 @@ function productWasm(
   transB: boolean,
   C: Strided,
   upper: boolean,
+  /**
+   * C's block is written, not added to, by the first KP chunk (the caller's α = 1, β = 0, no
+   * `upper`): 0 + T is T bit for bit, since the kernel's sums start from +0 and so are never −0.
+   */
+  assign = false,
 ): void {
   const { data: c, offset: c0, ld: ldc } = C;
   const t0 = W_T / 8;
@@ -588,6 +597,14 @@ function productWasm(
           else packPanelA(A, transA, i0, mb, p0, kb, w.f64, W_A / 8);
           const pb = W_B + 8 * (p0 - q0) * nbPad;
           w.block(pa, pb, W_T, mbPad, nbPad, kb, nbPad, lim, p0 === q0 ? 0 : 1);
+        }
+        if (assign && q0 === 0) {
+          for (let i = 0; i < mb; i++) {
+            const r = c0 + (i0 + i) * ldc + j0;
+            const t = t0 + i * nbPad;
+            for (let j = 0; j < nb; j++) c[r + j] = mem[t + j]!;
+          }
+          continue;
         }
         for (let i = 0; i < mb; i++) {
           const r = c0 + (i0 + i) * ldc + j0;
