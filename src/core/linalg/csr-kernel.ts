@@ -8,7 +8,8 @@
  *   eight columns per pass over a row's entries. The module has its own memory holding the last
  *   S used (copied in when another S comes), x and y (copied in and out per product, 2·n·b
  *   values against the kernel's 2·nnz·b flops). A square S of n ≥ 8192 rows is stored in a
- *   bandwidth-reducing order (`bandOrder`, computed once per S and cached), x's rows gathered
+ *   bandwidth-reducing order (reverse Cuthill–McKee, `graph/reorder.ts`'s
+ *   `rcmOrder`, computed once per S and cached), x's rows gathered
  *   into it and y's scattered back by the module;
  * - 'ts', the fallback: the same loop in TypeScript with the partial sums in locals.
  * Measured on CGL's HW graphs (n = 2000, nnz ≈ 41,000, b = 10): see `npm run bench -- linalg`.
@@ -16,6 +17,7 @@
  * S must not be modified after its first product (its stored form is cached per object): the
  * solvers' graphs are built once and never modified.
  */
+import { rcmOrder } from '../graph/reorder';
 import type { Csr } from './types';
 import { CSR_WASM } from './wasm/csr-wasm';
 
@@ -28,7 +30,7 @@ interface CsrWasm {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   /** The S whose arrays lie at the start of the memory, and the byte offsets of its parts. */
   last: Csr | null;
-  /** perm[i] = the row of S stored as row i (null: S as it is; see `bandOrder`), kept at pq. */
+  /** perm[i] = the row of S stored as row i (null: S as it is; see `prepared`), kept at pq. */
   perm: Int32Array | null;
   pq: number;
   pp: number;
@@ -110,45 +112,6 @@ function reserve(w: CsrWasm, bytes: number): boolean {
  */
 const BAND_MIN = 8192;
 
-/**
- * Reverse Cuthill–McKee order of S's pattern read as an undirected graph (George & Liu 1981):
- * each connected component swept breadth-first from a node of minimum degree, neighbours in
- * order of increasing degree, the whole order reversed; perm[i] is the row placed at i. Only the
- * memory layout changes: the stored row i keeps row perm[i]'s entries in their original order
- * (columns renumbered), so every sum is the same sequence of operations and y the same bits.
- */
-function bandOrder(S: Csr): Int32Array {
-  const n = S.rows;
-  const deg = new Int32Array(n);
-  for (let i = 0; i < n; i++) deg[i] = S.indptr[i + 1]! - S.indptr[i]!;
-  const byDegree = Int32Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => deg[a]! - deg[b]! || a - b,
-  );
-  const seen = new Uint8Array(n);
-  const order = new Int32Array(n);
-  let tail = 0;
-  const nbrs: number[] = [];
-  for (const root of byDegree) {
-    if (seen[root]) continue;
-    seen[root] = 1;
-    order[tail++] = root;
-    for (let head = tail - 1; head < tail; head++) {
-      const u = order[head]!;
-      nbrs.length = 0;
-      for (let p = S.indptr[u]!; p < S.indptr[u + 1]!; p++) {
-        const v = S.indices[p]!;
-        if (!seen[v]) {
-          seen[v] = 1;
-          nbrs.push(v);
-        }
-      }
-      nbrs.sort((a, b) => deg[a]! - deg[b]! || a - b);
-      for (const v of nbrs) order[tail++] = v;
-    }
-  }
-  return order.reverse();
-}
-
 /** S as the kernel stores it: in a band order (rows and columns renumbered) or as it is. */
 interface Stored {
   readonly perm: Int32Array | null;
@@ -169,7 +132,7 @@ function prepared(S: Csr): Stored {
   if (st) return st;
   const n = S.rows;
   const nnz = S.indptr[n]!;
-  const perm = S.rows === S.cols && n >= BAND_MIN ? bandOrder(S) : null;
+  const perm = S.rows === S.cols && n >= BAND_MIN ? rcmOrder(S) : null;
   if (!perm) {
     st = { perm, indptr: S.indptr, indices: S.indices, values: S.data };
   } else {
