@@ -200,12 +200,18 @@ export interface PackedLhs {
   readonly packed: Float64Array;
 }
 
-/** Packs op(A) (A m×k, or k×m when `transA`) for `gemmPacked`. O(mk) time and memory. */
-export function packLhs(A: Mat, transA = false): PackedLhs {
+/**
+ * Packs op(A) (A m×k, or k×m when `transA`) for `gemmPacked`. O(mk) time and memory. With
+ * `reuse`, its storage is overwritten: that handle must not be used afterwards.
+ */
+export function packLhs(A: Mat, transA = false, reuse?: PackedLhs | null): PackedLhs {
   const m = transA ? A.cols : A.rows;
   const k = transA ? A.rows : A.cols;
-  const blocks = Math.floor(m / MC) * MC + roundUp4(m % MC);
-  const packed = new Float64Array(blocks * k);
+  const size = (Math.floor(m / MC) * MC + roundUp4(m % MC)) * k;
+  // A new handle (the wasm kernel's resident copies are keyed by handle), over the old storage
+  // when it is large enough: a solver repacking its factors every iteration allocates nothing.
+  const packed =
+    reuse && reuse.packed.length >= size ? reuse.packed.subarray(0, size) : new Float64Array(size);
   const a: Strided = { data: A.data, offset: 0, ld: A.cols };
   for (let i0 = 0; i0 < m; i0 += MC) {
     const mb = Math.min(MC, m - i0);

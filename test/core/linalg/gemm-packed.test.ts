@@ -90,6 +90,24 @@ describe.each(['wasm', 'ts'] as const)('gemmPacked on the %s kernel', (backend) 
     });
   });
 
+  it('repacks into old storage: a new handle, the new matrix, no stale resident copy', () => {
+    on(backend, () => {
+      const B = randMat(300, 10, 8);
+      const A1 = randMat(150, 300, 9);
+      const A2 = randMat(150, 300, 10);
+      const P1 = packLhs(A1);
+      gemmPacked(P1, B, zeros(150, 10)); // P1 now resident on the wasm kernel
+      const P2 = packLhs(A2, false, P1);
+      expect(P2).not.toBe(P1);
+      expect(P2.packed.buffer).toBe(P1.packed.buffer);
+      const want = gemm(A2, B, zeros(150, 10));
+      expect(differing(gemmPacked(P2, B, zeros(150, 10)), want)).toBe(0);
+      // Too small to reuse: fresh storage.
+      const P3 = packLhs(randMat(400, 300, 11), false, P2);
+      expect(P3.packed.buffer).not.toBe(P2.packed.buffer);
+    });
+  });
+
   it('rejects mismatched shapes', () => {
     const P = packLhs(randMat(4, 5, 1));
     expect(() => gemmPacked(P, randMat(6, 2, 1), zeros(4, 2))).toThrow(/inner dimensions/);

@@ -23,7 +23,7 @@ import { knn, type Knn } from '../../graph/knn';
 import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
 import { csrOp, scaledOp, type SymOp } from '../../linalg/blockeig';
-import { HStepOp, packFactor, topEigenpairs } from './hstep';
+import { HStepOp, packFactor, topEigenpairs, type PackedFactor } from './hstep';
 import { matmulTA, matmulTB, spmm, symEig } from '../../linalg/kernels';
 import type { Csr, Mat } from '../../linalg/types';
 import type { Shrinkage } from './shrink';
@@ -273,6 +273,9 @@ export function* cglIterate(
   const ft = dense ? null : new FactorisedTensor(n, V, c);
   let T: Mat[] | null = null;
   const X0 = zerosMat(n, c);
+  // The H-step's packed factors, repacked every pass into the same storage.
+  let packedFcat: PackedFactor | null = null;
+  const packedDP: (PackedFactor | null)[] = Array.from({ length: V }, () => null);
   const objective: number[] = [];
   const terms = {
     graph: [] as number[][],
@@ -292,7 +295,7 @@ export function* cglIterate(
     const graph = new Float64Array(V);
     let eigIterations = 0;
     // F_cat of the previous iterate, packed once for every view's H-step operator.
-    const packedFcat = first || dense ? null : packFactor(Fcat);
+    if (!first && !dense) packedFcat = packFactor(Fcat, packedFcat);
     // H-step, every view from the previous iterate.
     for (let v = 0; v < V; v++) {
       const qv = q[v]!;
@@ -316,7 +319,8 @@ export function* cglIterate(
         let shift = lambda;
         let upper = lambda;
         if (!first) {
-          op = new HStepOp(L[v]!, lambda, qv, v, c, packedFcat!, packFactor(ft!.dP[v]!));
+          packedDP[v] = packFactor(ft!.dP[v]!, packedDP[v]);
+          op = new HStepOp(L[v]!, lambda, qv, v, c, packedFcat!, packedDP[v]!);
           // Spectrum bounds: ‖Q·ΔP_v‖_F·‖Q·F_cat‖_F bounds ½(B·Aᵀ + A·Bᵀ) (with Q on both
           // sides) in norm, ½‖Q·F̄_v‖²_F the positive semidefinite ½QF̄_vF̄_vᵀQ.
           const dP = ft!.dP[v]!.data;

@@ -32,8 +32,9 @@ export interface PackedFactor {
   readonly trans: PackedLhs;
 }
 
-export function packFactor(A: Mat): PackedFactor {
-  return { plain: packLhs(A), trans: packLhs(A, true) };
+/** A packed both ways; with `reuse`, over its storage (that factor must not be used again). */
+export function packFactor(A: Mat, reuse?: PackedFactor | null): PackedFactor {
+  return { plain: packLhs(A, false, reuse?.plain), trans: packLhs(A, true, reuse?.trans) };
 }
 
 /**
