@@ -169,6 +169,9 @@ export function topEigenpairs(
     const Y: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
     const S2: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
     const work = orthWork(c);
+    // Ritz blocks X·Φ (returned on convergence) and Y·Φ, written in place every iteration.
+    const Xr: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
+    const Yr: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
     let prev = Infinity;
     for (let it = 1; it <= MAX_FAST; it++) {
       op.apply(X, Y);
@@ -186,8 +189,8 @@ export function topEigenpairs(
         theta[j] = e.values[c - 1 - j]!;
         for (let i = 0; i < c; i++) Phi.data[i * c + j] = e.vectors.data[i * c + (c - 1 - j)]!;
       }
-      const Xr = matmul(X, Phi);
-      const Yr = matmul(Y, Phi);
+      matmul(X, Phi, Xr);
+      matmul(Y, Phi, Yr);
       const norm = Math.max(Math.abs(theta[0]!), shift);
       let worst = 0;
       for (let j = 0; j < c; j++) {
