@@ -2,6 +2,8 @@
  * `mvstudio`: the command-line host of the core. Subcommands live in their own modules;
  * this file only dispatches and turns errors into exit codes (0 ok, 2 bad input, 1 bug).
  */
+import { helperCountFromEnv, runHelperIfThread, startThreadPool } from '../backend/threads';
+
 export const USAGE = `usage: mvstudio <command> [options]
 
 commands:
@@ -22,8 +24,28 @@ commands:
   serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)
   help                   this text`;
 
+// Started as a helper thread of the pool below (this module, or the bundle holding it, is the
+// helpers' entry): serve tasks and nothing else.
+runHelperIfThread();
+
+/**
+ * Helper threads for the commands that solve (MVSTUDIO_THREADS, default one per extra core):
+ * started before the dataset loads, so that they are ready when the solver needs them.
+ */
+function startHelpers(): void {
+  startThreadPool({ helpers: helperCountFromEnv(), entry: new URL(import.meta.url) });
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'run' || command === 'compare') {
+    try {
+      startHelpers();
+    } catch (e) {
+      process.stderr.write(`mvstudio: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 2;
+    }
+  }
   switch (command) {
     case 'info': {
       const { runInfo } = await import('./info');

@@ -14,6 +14,9 @@
  * CGL_BENCH_RUNS=3Sources,100Leaves limits the reference section to files matching a name;
  * CGL_BENCH_SIZES=5000,20000 the scale section's sizes (n = 50,000 runs CGL only).
  *
+ * Helper threads (backend/threads.ts) as the app's solver worker starts them: one per extra core
+ * unless MVSTUDIO_THREADS says otherwise, started and answering before a case's clock starts.
+ *
  * Every case runs in a child process (this file, with CGL_BENCH_CHILD set) so that its peak RSS
  * (process.resourceUsage().maxRSS) is its own.
  */
@@ -21,6 +24,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
 import { synthesize } from '../../src/core/synth';
@@ -61,6 +65,9 @@ const HW_REFERENCE_S: Record<string, number> = { CGL: 731, 'CGMVC-NC': 832 };
 const REFERENCE_PEAK_GB = 3.1;
 
 async function child(c: Case): Promise<ChildResult> {
+  // Helper threads as the app's solver worker has them: started (and up) before a run.
+  const pool = startThreadPool({ helpers: helperCountFromEnv() });
+  if (pool) awaitHelpers(pool);
   const t0 = performance.now();
   let solveMs = 0;
   if (c.kind === 'reference') {
@@ -226,6 +233,9 @@ function scaleSection(): void {
 
 export async function run(): Promise<void> {
   const sections = (process.env.CGL_BENCH ?? 'reference,scale').split(',');
+  console.log(
+    `threads: the solver's + ${helperCountFromEnv()} helper(s) (MVSTUDIO_THREADS=0 for one thread)`,
+  );
   if (sections.includes('reference')) referenceSection();
   if (sections.includes('scale')) scaleSection();
 }

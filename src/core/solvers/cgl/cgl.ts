@@ -22,8 +22,8 @@ import { normalisedAffinity } from '../../graph/affinity';
 import { knn, type Knn } from '../../graph/knn';
 import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
-import { csrOp, scaledOp, type SymOp } from '../../linalg/blockeig';
-import { HStepOp, packFactor, topEigenpairs, type PackedFactor } from './hstep';
+import { chunkBounds, runChunks, threadPool } from '../../parallel';
+import { HStepViews } from './hviews';
 import { matmulTA, matmulTB, spmm, symEig } from '../../linalg/kernels';
 import type { Csr, Mat } from '../../linalg/types';
 import type { Shrinkage } from './shrink';
@@ -167,10 +167,34 @@ export function viewGraph(X: Mat, neighbors: number): Csr {
   return symmetrise(pknRows(nn, neighbors));
 }
 
-/** Steps 0–1 for views[v]: (n, d_v): z-scored rows, PKN graph, normalised affinity. */
+/** Input of the helper task 'cgl.graphs' (`core/tasks.ts`). */
+export interface ViewGraphTaskInput {
+  readonly views: readonly Mat[];
+  readonly neighbors: number;
+}
+
+/** Steps 0–1 for each of `views`: z-scored rows, PKN graph, normalised affinity. */
+export function viewGraphTask(input: ViewGraphTaskInput): Csr[] {
+  return input.views.map((X) => normalisedAffinity(viewGraph(zscoreRows(X), input.neighbors)));
+}
+
+/**
+ * Steps 0–1 for views[v]: (n, d_v): z-scored rows, PKN graph, normalised affinity. The views are
+ * split over the helper threads of `core/parallel` when a host installed them (chunk 0 on this
+ * thread); each graph is the same either way.
+ */
 export function buildGraphs(views: readonly Mat[], neighbors: number): CglGraphs {
   const n = views[0]!.rows;
-  const L = views.map((X) => normalisedAffinity(viewGraph(zscoreRows(X), neighbors)));
+  const pool = threadPool();
+  const V = views.length;
+  const bounds = pool && V > 1 ? chunkBounds(V, pool.helpers + 1) : [0, V];
+  const L = runChunks(
+    pool,
+    bounds.length - 1,
+    'cgl.graphs',
+    (t) => ({ views: views.slice(bounds[t], bounds[t + 1]), neighbors }),
+    () => viewGraphTask({ views: views.slice(0, bounds[1]), neighbors }),
+  );
   const L2 = Float64Array.from(L, (S) => S.data.reduce((a, x) => a + x * x, 0));
   return { n, L, L2 };
 }
@@ -200,18 +224,6 @@ function normaliseInto(H: Mat, q: Float64Array, F: Mat): number {
     for (let j = 0; j < cols; j++) F.data[i * cols + j] = H.data[i * cols + j]! * qi;
   }
   return zeros;
-}
-
-/**
- * X ← diag(q)·F (n × c). Not orthonormalised: the eigensolver's first product is a plain power
- * step, orth(G·X), whose span does not depend on the basis X is given in.
- */
-function startBlock(q: Float64Array, F: Mat, X: Mat): void {
-  const { rows, cols } = F;
-  for (let i = 0; i < rows; i++) {
-    const qi = q[i]!;
-    for (let j = 0; j < cols; j++) X.data[i * cols + j] = qi * F.data[i * cols + j]!;
-  }
 }
 
 /**
@@ -272,10 +284,8 @@ export function* cglIterate(
   const Fcat = zerosMat(n, w);
   const ft = dense ? null : new FactorisedTensor(n, V, c);
   let T: Mat[] | null = null;
-  const X0 = zerosMat(n, c);
-  // The H-step's packed factors, repacked every pass into the same storage.
-  let packedFcat: PackedFactor | null = null;
-  const packedDP: (PackedFactor | null)[] = Array.from({ length: V }, () => null);
+  // The factorised H-step's per-view solvers, split over the helper threads if a host has some.
+  const hviews = dense ? null : new HStepViews(L, c, lambda, eigTol, threadPool());
   const objective: number[] = [];
   const terms = {
     graph: [] as number[][],
@@ -294,9 +304,8 @@ export function* cglIterate(
     const first = t === 2;
     const graph = new Float64Array(V);
     let eigIterations = 0;
-    // F_cat of the previous iterate, packed once for every view's H-step operator.
-    if (!first && !dense) packedFcat = packFactor(Fcat, packedFcat);
-    // H-step, every view from the previous iterate.
+    // H-step, every view from the previous iterate (F_cat, q_v, ΔP_v).
+    const hv = hviews ? hviews.run(q, first ? null : Fcat, first ? null : ft!.dP) : null;
     for (let v = 0; v < V; v++) {
       const qv = q[v]!;
       let Hv: Mat;
@@ -315,57 +324,11 @@ export function* cglIterate(
         }
         Hv = topDense({ rows: n, cols: n, data: G }, c);
       } else {
-        let op: SymOp = scaledOp(lambda, csrOp(L[v]!));
-        let shift = lambda;
-        let upper = lambda;
-        if (!first) {
-          packedDP[v] = packFactor(ft!.dP[v]!, packedDP[v]);
-          op = new HStepOp(L[v]!, lambda, qv, v, c, packedFcat!, packedDP[v]!);
-          // Spectrum bounds: ‖Q·ΔP_v‖_F·‖Q·F_cat‖_F bounds ½(B·Aᵀ + A·Bᵀ) (with Q on both
-          // sides) in norm, ½‖Q·F̄_v‖²_F the positive semidefinite ½QF̄_vF̄_vᵀQ.
-          const dP = ft!.dP[v]!.data;
-          const f = Fcat.data;
-          let nP = 0;
-          let nF = 0;
-          let nV = 0;
-          for (let i = 0; i < n; i++) {
-            let sp = 0;
-            let sf = 0;
-            let sv = 0;
-            for (let j = i * w; j < (i + 1) * w; j++) {
-              sp += dP[j]! * dP[j]!;
-              sf += f[j]! * f[j]!;
-            }
-            for (let j = i * w + v * c; j < i * w + (v + 1) * c; j++) sv += f[j]! * f[j]!;
-            const q2 = qv[i]! * qv[i]!;
-            nP += q2 * sp;
-            nF += q2 * sf;
-            nV += q2 * sv;
-          }
-          const cross = Math.sqrt(nP * nF);
-          shift = lambda + cross;
-          upper = lambda + 0.5 * nV + cross;
-        }
-        // Start block: Q·F̄_v. S's leading part is ½·QF̄_vF̄_vᵀQ, whose range is that of
-        // QF̄_v, and the c wanted eigenvectors lie close to it (on HW a residual of ≈ 1e-4 before
-        // the first product, against ≈ 0.5 from the previous H_v): one product fewer per view.
-        if (!first) startBlock(qv, Fbar[v]!, X0);
-        // The start is not expected to meet the tolerance (ΔP_v and λL_v move the eigenvectors
-        // off it): the first product is a plain power step.
-        const r = topEigenpairs(
-          op,
-          c,
-          first ? null : X0,
-          shift,
-          eigTol,
-          { lower: -shift, upper },
-          2,
-        );
+        const r = hv![v]!;
         eigIterations += r.products;
         if (!r.converged) eigMisses++;
         Hv = r.vectors;
-        // The fast path's Ritz vectors rotate the block of the last product: its tr(XᵀLX) holds.
-        if (!r.fallback && op instanceof HStepOp) fastTrace = op.lastTrace;
+        fastTrace = r.trace;
       }
       H[v] = Hv;
       zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));

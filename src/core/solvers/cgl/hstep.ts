@@ -14,7 +14,7 @@
  * test on θ_c fails, the current block goes to `blockEig` (Chebyshev-filtered subspace iteration
  * with spectrum bounds), the general solver. Either way the returned pairs meet the tolerance.
  */
-import { blockEig, csrOp, type SymOp } from '../../linalg/blockeig';
+import { blockEig, csrOp, scaledOp, type SymOp } from '../../linalg/blockeig';
 import {
   gemmPacked,
   matmul,
@@ -251,4 +251,106 @@ export function topEigenpairs(
     products: r.matvecs,
     fallback: X0 !== null,
   };
+}
+
+/** One view's H-step outcome (factorised path). */
+export interface HViewResult {
+  /** (n, c) H_v, eigenvalues descending. */
+  readonly vectors: Mat;
+  readonly products: number;
+  readonly converged: boolean;
+  /** tr(H_vᵀL_vH_v) when the eigensolver's fast path had it (`HStepOp.lastTrace`), else NaN. */
+  readonly trace: number;
+}
+
+/**
+ * The factorised H-step of one view, with the storage it reuses from pass to pass (ΔP_v's packed
+ * factor, the start block). The same code runs in the solver's thread and, for the views handed
+ * to a helper thread (`core/tasks.ts`), in the helper: the result does not depend on where.
+ */
+export class HViewSolver {
+  private packedDP: PackedFactor | null = null;
+  private readonly X0: Mat;
+
+  constructor(
+    readonly L: Csr,
+    private readonly v: number,
+    private readonly c: number,
+    private readonly lambda: number,
+    private readonly eigTol: number,
+  ) {
+    this.X0 = { rows: L.rows, cols: c, data: new Float64Array(L.rows * c) };
+  }
+
+  /**
+   * First pass (`Fcat` null): the top-c eigenvectors of λL_v. Later passes: of
+   * G_v = λL_v + Q(½(T_v + T_vᵀ) − ½F̄_vF̄_vᵀ)Q with q = q_v, F_cat (n × Vc) the previous iterate
+   * (packed as `packedFcat`), ΔP_v (n × Vc) from the T-step.
+   */
+  solve(
+    q: Float64Array,
+    Fcat: Mat | null,
+    packedFcat: PackedFactor | null,
+    dP: Mat | null,
+  ): HViewResult {
+    const { L, v, c, lambda } = this;
+    const n = L.rows;
+    let op: SymOp = scaledOp(lambda, csrOp(L));
+    let shift = lambda;
+    let upper = lambda;
+    const first = Fcat === null;
+    if (!first) {
+      const w = Fcat.cols;
+      this.packedDP = packFactor(dP!, this.packedDP);
+      op = new HStepOp(L, lambda, q, v, c, packedFcat!, this.packedDP);
+      // Spectrum bounds: ‖Q·ΔP_v‖_F·‖Q·F_cat‖_F bounds ½(B·Aᵀ + A·Bᵀ) (with Q on both sides) in
+      // norm, ½‖Q·F̄_v‖²_F the positive semidefinite ½QF̄_vF̄_vᵀQ.
+      const dp = dP!.data;
+      const f = Fcat.data;
+      let nP = 0;
+      let nF = 0;
+      let nV = 0;
+      for (let i = 0; i < n; i++) {
+        let sp = 0;
+        let sf = 0;
+        let sv = 0;
+        for (let j = i * w; j < (i + 1) * w; j++) {
+          sp += dp[j]! * dp[j]!;
+          sf += f[j]! * f[j]!;
+        }
+        for (let j = i * w + v * c; j < i * w + (v + 1) * c; j++) sv += f[j]! * f[j]!;
+        const q2 = q[i]! * q[i]!;
+        nP += q2 * sp;
+        nF += q2 * sf;
+        nV += q2 * sv;
+      }
+      const cross = Math.sqrt(nP * nF);
+      shift = lambda + cross;
+      upper = lambda + 0.5 * nV + cross;
+      // Start block Q·F̄_v (F̄_v = F_cat's columns v·c …): S's leading part is ½·QF̄_vF̄_vᵀQ,
+      // whose range is that of QF̄_v, and the c wanted eigenvectors lie close to it (on HW a
+      // residual of ≈ 1e-4 before the first product, against ≈ 0.5 from the previous H_v): one
+      // product fewer per view. Not orthonormalised: the first product is a plain power step,
+      // orth(G·X), whose span does not depend on the basis X is given in.
+      const x = this.X0.data;
+      for (let i = 0; i < n; i++) {
+        const qi = q[i]!;
+        for (let j = 0; j < c; j++) x[i * c + j] = qi * f[i * w + v * c + j]!;
+      }
+    }
+    // The start is not expected to meet the tolerance (ΔP_v and λL_v move the eigenvectors off
+    // it): the first product is a plain power step.
+    const r = topEigenpairs(
+      op,
+      c,
+      first ? null : this.X0,
+      shift,
+      this.eigTol,
+      { lower: -shift, upper },
+      2,
+    );
+    // The fast path's Ritz vectors rotate the block of the last product: its tr(XᵀLX) holds.
+    const trace = !r.fallback && op instanceof HStepOp ? op.lastTrace : NaN;
+    return { vectors: r.vectors, products: r.products, converged: r.converged, trace };
+  }
 }

@@ -1,0 +1,82 @@
+/**
+ * Helper threads behind a narrow interface (STYLE.md: "a faster backend (WASM SIMD, threads) can
+ * slot in behind it"). Core may not start threads (no node:*): a host that can (the CLI, the
+ * solver worker, the benchmarks) installs a `ThreadPool` with `setThreadPool`, and the solvers
+ * that split their work (CGL's per-view H-step and graphs) ask `threadPool()`; with none, they
+ * run the same code serially.
+ *
+ * A task is a named pure function of `core/tasks.ts`, run on a helper over a structured clone of
+ * its input; the caller blocks until the helper is done (solvers are synchronous generators).
+ * Results do not depend on the pool: a task computes exactly what the caller would have computed
+ * itself, so the same seed gives the same bits with or without helpers.
+ */
+
+export interface ThreadPool {
+  /** Number of helper threads (≥ 1). */
+  readonly helpers: number;
+  /**
+   * Starts `task` on helper h (0 ≤ h < helpers), which must be idle, over a structured clone of
+   * `input` (the buffers in `transfer` are moved instead of copied).
+   */
+  start(h: number, task: string, input: unknown, transfer?: ArrayBuffer[]): void;
+  /** Blocks until helper h's task has finished; returns its output or throws its error. */
+  finish(h: number): unknown;
+}
+
+let pool: ThreadPool | null = null;
+
+/** Installs (or with null removes) the pool the solvers use. */
+export function setThreadPool(p: ThreadPool | null): void {
+  pool = p;
+}
+
+/** The installed pool, if any. */
+export function threadPool(): ThreadPool | null {
+  return pool;
+}
+
+/**
+ * Splits items 0 … count − 1 into `parts` contiguous chunks as even as possible: chunk t is
+ * [bounds[t], bounds[t + 1]).
+ */
+export function chunkBounds(count: number, parts: number): number[] {
+  const p = Math.max(1, Math.min(parts, count));
+  const bounds = [0];
+  for (let t = 1; t <= p; t++) bounds.push(Math.round((t * count) / p));
+  return bounds;
+}
+
+/**
+ * Runs `chunks` pieces of work: chunk 0 on this thread (`local`), chunk t ≥ 1 on helper t − 1 as
+ * `task` over `input(t)` (each returning an array); returns the arrays concatenated in chunk
+ * order. The helpers start first, so they work while this thread does chunk 0; every started
+ * helper is waited for, even after an error (the first error is then thrown).
+ */
+export function runChunks<T>(
+  pool: ThreadPool | null,
+  chunks: number,
+  task: string,
+  input: (t: number) => unknown,
+  local: () => T[],
+): T[] {
+  if (chunks > 1 && (!pool || chunks - 1 > pool.helpers)) {
+    throw new Error(`runChunks: ${chunks} chunks need ${chunks - 1} helper threads`);
+  }
+  for (let t = 1; t < chunks; t++) pool!.start(t - 1, task, input(t));
+  let out: T[] = [];
+  let error: unknown = null;
+  try {
+    out = local();
+  } catch (e) {
+    error = e;
+  }
+  for (let t = 1; t < chunks; t++) {
+    try {
+      out.push(...(pool!.finish(t - 1) as T[]));
+    } catch (e) {
+      error ??= e;
+    }
+  }
+  if (error !== null) throw error;
+  return out;
+}

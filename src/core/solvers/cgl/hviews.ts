@@ -1,0 +1,135 @@
+/**
+ * The factorised H-step of all V views, split over the solver's thread and the helper threads of
+ * `core/parallel` when a host installed them (the views are independent given the previous
+ * iterate). Views are dealt in contiguous chunks: chunk 0 to the solver's thread, chunk t to
+ * helper t − 1. Each side keeps its views' `HViewSolver`s (their packed storage) for the whole
+ * solve: a helper receives its views' graphs once, in the first pass's task, and afterwards per
+ * pass only q_v, ΔP_v (n × Vc) and F_cat (n × Vc), which it packs itself. Each view is computed by
+ * the same code on either side, so the result has the same bits with or without helpers.
+ */
+import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
+import type { Csr, Mat } from '../../linalg/types';
+import { HViewSolver, packFactor, type HViewResult, type PackedFactor } from './hstep';
+
+/** Input of the helper task 'cgl.hstep' (`core/tasks.ts`). */
+export interface HStepTaskInput {
+  /** The solve this pass belongs to; a new token starts a new session on the helper. */
+  readonly token: number;
+  /** With the first pass of a solve: the graphs of `views` and the constants. */
+  readonly setup?: {
+    readonly L: readonly Csr[];
+    readonly c: number;
+    readonly lambda: number;
+    readonly eigTol: number;
+  };
+  /** The views of this helper, ascending. */
+  readonly views: readonly number[];
+  /** Per view of `views`: q_v (n,). */
+  readonly q: readonly Float64Array[];
+  /** F_cat (n × Vc) of the previous iterate; null on the first pass. */
+  readonly Fcat: Mat | null;
+  /** Per view of `views`: ΔP_v (n × Vc); null on the first pass. */
+  readonly dP: readonly Mat[] | null;
+}
+
+interface Session {
+  readonly token: number;
+  readonly solvers: HViewSolver[];
+  packedFcat: PackedFactor | null;
+}
+
+/** The helper's session (one solve at a time per helper; a new token replaces it). */
+let session: Session | null = null;
+
+/** Runs one pass of the helper's views: the body of the task 'cgl.hstep'. */
+export function hstepTask(input: HStepTaskInput): HViewResult[] {
+  if (input.setup) {
+    const { L, c, lambda, eigTol } = input.setup;
+    session = {
+      token: input.token,
+      solvers: input.views.map((v, i) => new HViewSolver(L[i]!, v, c, lambda, eigTol)),
+      packedFcat: null,
+    };
+  }
+  const s = session;
+  if (!s || s.token !== input.token) {
+    throw new Error(`cgl.hstep: no session ${input.token} on this helper (its setup was lost)`);
+  }
+  if (input.Fcat) s.packedFcat = packFactor(input.Fcat, s.packedFcat);
+  return s.solvers.map((solver, i) =>
+    solver.solve(input.q[i]!, input.Fcat, s.packedFcat, input.dP ? input.dP[i]! : null),
+  );
+}
+
+let tokens = 0;
+
+/** The solver thread's side: its own views' solvers and the helpers' shares. */
+export class HStepViews {
+  private readonly token = ++tokens;
+  private readonly bounds: number[];
+  private readonly local: HViewSolver[];
+  private packedFcat: PackedFactor | null = null;
+  private started = false;
+
+  constructor(
+    private readonly L: readonly Csr[],
+    private readonly c: number,
+    private readonly lambda: number,
+    private readonly eigTol: number,
+    private readonly pool: ThreadPool | null,
+  ) {
+    const V = L.length;
+    this.bounds = pool && V > 1 ? chunkBounds(V, pool.helpers + 1) : [0, V];
+    this.local = [];
+    for (let v = 0; v < this.bounds[1]!; v++)
+      this.local.push(new HViewSolver(L[v]!, v, c, lambda, eigTol));
+  }
+
+  /** Number of threads the views are split over (1: the solver's thread alone). */
+  get threads(): number {
+    return this.bounds.length - 1;
+  }
+
+  /**
+   * One pass: every view's H-step from q_v, the previous F_cat and ΔP_v (both null on the first
+   * pass). Returns the V results in view order.
+   */
+  run(q: readonly Float64Array[], Fcat: Mat | null, dP: readonly Mat[] | null): HViewResult[] {
+    const { bounds, pool } = this;
+    const range = (t: number): number[] =>
+      Array.from({ length: bounds[t + 1]! - bounds[t]! }, (_, i) => bounds[t]! + i);
+    const first = !this.started;
+    this.started = true;
+    return runChunks(
+      pool,
+      bounds.length - 1,
+      'cgl.hstep',
+      (t): HStepTaskInput => {
+        const views = range(t);
+        return {
+          token: this.token,
+          ...(first
+            ? {
+                setup: {
+                  L: views.map((v) => this.L[v]!),
+                  c: this.c,
+                  lambda: this.lambda,
+                  eigTol: this.eigTol,
+                },
+              }
+            : {}),
+          views,
+          q: views.map((v) => q[v]!),
+          Fcat,
+          dP: dP ? views.map((v) => dP[v]!) : null,
+        };
+      },
+      () => {
+        if (Fcat) this.packedFcat = packFactor(Fcat, this.packedFcat);
+        return this.local.map((solver, v) =>
+          solver.solve(q[v]!, Fcat, this.packedFcat, dP ? dP[v]! : null),
+        );
+      },
+    );
+  }
+}

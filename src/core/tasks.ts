@@ -1,0 +1,15 @@
+/**
+ * The tasks a helper thread can run (`core/parallel.ts`): name → pure function of a structured
+ * clone of its input. A host's helper-thread entry imports this table and nothing else of core.
+ */
+import { hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
+import { viewGraphTask, type ViewGraphTaskInput } from './solvers/cgl/cgl';
+
+export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
+  /** Returns its input: a host waits on it for a helper to be up before timing anything. */
+  ping: (input: unknown) => input,
+  /** One pass of the CGL / CGMVC-NC H-step for the helper's views. */
+  'cgl.hstep': (input: HStepTaskInput) => hstepTask(input),
+  /** Step 0–1 of CGL for some views: z-score, PKN graph, normalised affinity. */
+  'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
+};

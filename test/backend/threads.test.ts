@@ -1,0 +1,188 @@
+/**
+ * The helper-thread pool (backend/threads.ts behind core/parallel.ts): real worker_threads
+ * running core's tasks. What a pool may change is only speed, so every solver result is
+ * compared bit for bit with the same solve on one thread; errors in a helper come back as errors
+ * naming the cause, and a helper that cannot start fails the call instead of hanging it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helperCountFromEnv, startThreadPool, stopThreadPool } from '../../src/backend/threads';
+import { runChunks, setThreadPool, threadPool, type ThreadPool } from '../../src/core/parallel';
+import { buildGraphs, cglIterate, type CglGraphs } from '../../src/core/solvers/cgl/cgl';
+import { synthesize } from '../../src/core/synth';
+import type { Mat } from '../../src/core/linalg/types';
+import { evaluate } from '../../src/core/protocol';
+import { getSolver } from '../../src/core/solvers/registry';
+import { meanImputed } from '../../src/core/solvers/impute';
+
+function viewsOf(n: number, dims: number[], seed: number): Mat[] {
+  const ds = synthesize({ n, k: 4, dims, completeFraction: 1, seed });
+  return ds.views.map((v) => meanImputed(v, ds.n));
+}
+
+function solve(graphs: CglGraphs, c: number, rho: number) {
+  const gen = cglIterate(graphs, c, {
+    lambda: 0.05,
+    shrinkage: { kind: 'wtnn', rho },
+    neighbors: 8,
+    iterations: 12,
+    minIterations: 12,
+    tolerance: 1e-6,
+    path: 'factorised',
+  });
+  let r = gen.next();
+  while (!r.done) r = gen.next();
+  return r.value;
+}
+
+describe('helper threads', () => {
+  let pool: ThreadPool | null = null;
+  beforeAll(() => {
+    pool = startThreadPool({ helpers: 2 });
+    setThreadPool(null);
+  });
+  afterAll(async () => {
+    setThreadPool(pool);
+    await stopThreadPool();
+  });
+
+  it('CGL: graphs and every pass equal the one-thread solve bit for bit (V = 5 over 3 threads)', () => {
+    const views = viewsOf(240, [6, 7, 8, 9, 10], 3);
+    const serialGraphs = buildGraphs(views, 8);
+    const serial = solve(serialGraphs, 4, 2);
+    setThreadPool(pool);
+    let pooledGraphs: CglGraphs;
+    let pooled: ReturnType<typeof solve>;
+    try {
+      pooledGraphs = buildGraphs(views, 8);
+      pooled = solve(pooledGraphs, 4, 2);
+    } finally {
+      setThreadPool(null);
+    }
+    for (let v = 0; v < 5; v++) {
+      expect(Array.from(pooledGraphs.L[v]!.indptr)).toEqual(Array.from(serialGraphs.L[v]!.indptr));
+      expect(Array.from(pooledGraphs.L[v]!.indices)).toEqual(
+        Array.from(serialGraphs.L[v]!.indices),
+      );
+      expect(Array.from(pooledGraphs.L[v]!.data)).toEqual(Array.from(serialGraphs.L[v]!.data));
+      expect(Array.from(pooled.Fbar[v]!.data)).toEqual(Array.from(serial.Fbar[v]!.data));
+    }
+    expect(pooled.objective).toEqual(serial.objective);
+    expect(pooled.objective.length).toBe(12);
+    // The objective moved (a solve that did nothing would also be "equal").
+    expect(pooled.objective[11]).not.toBe(pooled.objective[0]);
+  });
+
+  it('CGMVC-NC through the protocol: same labels and metrics with and without helpers', () => {
+    const ds = synthesize({ n: 200, k: 3, dims: [5, 6, 7], completeFraction: 1, seed: 8 });
+    const run = () => {
+      const gen = evaluate(ds, getSolver('cgmvc-nc'), { iterations: 10 }, 3, {
+        protocol: 'single',
+        seed: 4,
+      });
+      let r = gen.next();
+      while (!r.done) r = gen.next();
+      return r.value;
+    };
+    const serial = run();
+    setThreadPool(pool);
+    let pooled: ReturnType<typeof run>;
+    try {
+      pooled = run();
+    } finally {
+      setThreadPool(null);
+    }
+    expect(Array.from(pooled.labels)).toEqual(Array.from(serial.labels));
+    expect(pooled.objective).toEqual(serial.objective);
+    expect(pooled.metrics).toEqual(serial.metrics);
+  });
+
+  it("a task's error comes back as an error, and the helper stays usable", () => {
+    const p = pool!;
+    const tiny: Mat = { rows: 5, cols: 2, data: new Float64Array(10).map((_, i) => i) };
+    p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 9 });
+    expect(() => p.finish(0)).toThrow(/9 neighbours need at least 11 samples/);
+    p.start(1, 'no.such.task', {});
+    expect(() => p.finish(1)).toThrow(/no task named 'no.such.task'/);
+    p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 2 });
+    const [L] = p.finish(0) as { rows: number }[];
+    expect(L!.rows).toBe(5);
+  });
+
+  it('runChunks: outputs in chunk order; after an error here, the helpers are still drained', () => {
+    const p = pool!;
+    const rows = (k: number): Mat => ({
+      rows: 6 + k,
+      cols: 1,
+      data: Float64Array.from({ length: 6 + k }, (_, i) => i * i),
+    });
+    const out = runChunks(
+      p,
+      3,
+      'cgl.graphs',
+      (t) => ({ views: [rows(t)], neighbors: 2 }),
+      () => [{ rows: -1 }],
+    ) as { rows: number }[];
+    expect(out.map((x) => x.rows)).toEqual([-1, 7, 8]);
+    expect(() =>
+      runChunks(
+        p,
+        3,
+        'cgl.graphs',
+        (t) => ({ views: [rows(t)], neighbors: 2 }),
+        () => {
+          throw new Error('local chunk failed');
+        },
+      ),
+    ).toThrow('local chunk failed');
+    // Both helpers were waited for: they take new work.
+    p.start(0, 'ping', 1);
+    p.start(1, 'ping', 2);
+    expect([p.finish(0), p.finish(1)]).toEqual([1, 2]);
+    expect(() =>
+      runChunks(
+        p,
+        4,
+        'ping',
+        () => 0,
+        () => [],
+      ),
+    ).toThrow(/4 chunks need 3 helper/);
+  });
+
+  it('starting a task on a busy helper is refused', () => {
+    const p = pool!;
+    const tiny: Mat = { rows: 6, cols: 1, data: new Float64Array([1, 2, 3, 5, 8, 13]) };
+    p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 2 });
+    expect(() => p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 2 })).toThrow(/busy/);
+    p.finish(0);
+  });
+});
+
+describe('helper threads: start-up and settings', () => {
+  it('a helper whose entry cannot load fails the call with the reason (no hang)', async () => {
+    const p = startThreadPool({
+      helpers: 1,
+      entry: new URL('./no-such-entry.ts', import.meta.url),
+    })!;
+    try {
+      expect(() => {
+        p.start(0, 'cgl.graphs', { views: [], neighbors: 1 });
+        p.finish(0);
+      }).toThrow(/helper thread 0: the helper thread did not start: .*no-such-entry/);
+    } finally {
+      await stopThreadPool();
+    }
+    expect(threadPool()).toBeNull();
+  });
+
+  it('MVSTUDIO_THREADS: a count, 0 for none, a clear error otherwise', () => {
+    expect(helperCountFromEnv({ MVSTUDIO_THREADS: '3' })).toBe(3);
+    expect(helperCountFromEnv({ MVSTUDIO_THREADS: '0' })).toBe(0);
+    expect(helperCountFromEnv({})).toBeGreaterThanOrEqual(0);
+    expect(() => helperCountFromEnv({ MVSTUDIO_THREADS: 'two' })).toThrow(
+      /MVSTUDIO_THREADS must be a whole number of helper threads 0\.\.64, got 'two'/,
+    );
+    expect(() => helperCountFromEnv({ MVSTUDIO_THREADS: '-1' })).toThrow(/MVSTUDIO_THREADS/);
+    expect(startThreadPool({ helpers: 0 })).toBeNull();
+  });
+});
