@@ -154,7 +154,15 @@ export function startThreadPool(options: PoolOptions = {}): ThreadPool | null {
         helper.exited = (got?.message as { message?: string } | undefined)?.message ?? 'failed';
         throw new Error(`helper thread ${h}: ${helper.exited}`);
       }
-      if (Atomics.load(helper.state, 0) !== IDLE) throw new Error(`helper thread ${h} is busy`);
+      if (Atomics.load(helper.state, 0) !== IDLE) {
+        // A task nobody waited for (its caller was closed early, e.g. a cancelled run): wait
+        // for it and drop its answer.
+        try {
+          pool.finish(h);
+        } catch {
+          // Its error belongs to nobody either.
+        }
+      }
       Atomics.store(helper.state, 0, BUSY);
       helper.worker.postMessage({ task, input }, transfer ?? []);
     },

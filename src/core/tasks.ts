@@ -2,6 +2,7 @@
  * The tasks a helper thread can run (`core/parallel.ts`): name → pure function of a structured
  * clone of its input. A host's helper-thread entry imports this table and nothing else of core.
  */
+import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
 import { hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './solvers/cgl/cgl';
 
@@ -10,6 +11,8 @@ export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
   ping: (input: unknown) => input,
   /** One pass of the CGL / CGMVC-NC H-step for the helper's views. */
   'cgl.hstep': (input: HStepTaskInput) => hstepTask(input),
+  /** Some of a k-means call's replicates (k-means++ starts), from their streams' keys. */
+  'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
   /** Step 0–1 of CGL for some views: z-score, PKN graph, normalised affinity. */
   'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
 };

@@ -13,6 +13,8 @@ import type { Mat } from '../../src/core/linalg/types';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
 import { meanImputed } from '../../src/core/solvers/impute';
+import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
+import { createRng } from '../../src/core/random';
 
 function viewsOf(n: number, dims: number[], seed: number): Mat[] {
   const ds = synthesize({ n, k: 4, dims, completeFraction: 1, seed });
@@ -36,6 +38,15 @@ function solve(graphs: CglGraphs, c: number, rho: number) {
 
 describe('helper threads', () => {
   let pool: ThreadPool | null = null;
+  /** fn() with the pool installed (the tests otherwise run without one). */
+  function withPool<T>(fn: () => T): T {
+    setThreadPool(pool);
+    try {
+      return fn();
+    } finally {
+      setThreadPool(null);
+    }
+  }
   beforeAll(() => {
     pool = startThreadPool({ helpers: 2 });
     setThreadPool(null);
@@ -65,6 +76,10 @@ describe('helper threads', () => {
       );
       expect(Array.from(pooledGraphs.L[v]!.data)).toEqual(Array.from(serialGraphs.L[v]!.data));
       expect(Array.from(pooled.Fbar[v]!.data)).toEqual(Array.from(serial.Fbar[v]!.data));
+      // ΔP_v of the helpers' views (made on the helpers each pass) is complete at the end.
+      expect(Array.from(pooled.factor!.tensor.dP[v]!.data)).toEqual(
+        Array.from(serial.factor!.tensor.dP[v]!.data),
+      );
     }
     expect(pooled.objective).toEqual(serial.objective);
     expect(pooled.objective.length).toBe(12);
@@ -84,13 +99,7 @@ describe('helper threads', () => {
       return r.value;
     };
     const serial = run();
-    setThreadPool(pool);
-    let pooled: ReturnType<typeof run>;
-    try {
-      pooled = run();
-    } finally {
-      setThreadPool(null);
-    }
+    const pooled = withPool(run);
     expect(Array.from(pooled.labels)).toEqual(Array.from(serial.labels));
     expect(pooled.objective).toEqual(serial.objective);
     expect(pooled.metrics).toEqual(serial.metrics);
@@ -149,12 +158,40 @@ describe('helper threads', () => {
     ).toThrow(/4 chunks need 3 helper/);
   });
 
-  it('starting a task on a busy helper is refused', () => {
+  it('a task nobody waited for is dropped when the helper gets new work', () => {
     const p = pool!;
-    const tiny: Mat = { rows: 6, cols: 1, data: new Float64Array([1, 2, 3, 5, 8, 13]) };
-    p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 2 });
-    expect(() => p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 2 })).toThrow(/busy/);
-    p.finish(0);
+    p.start(0, 'ping', 'stale');
+    p.start(0, 'ping', 'fresh');
+    expect(p.finish(0)).toBe('fresh');
+  });
+
+  it('k-means: replicates split over helpers give the one-thread result (labels, SSEs, best)', () => {
+    const X = viewsOf(900, [6], 11)[0]!;
+    const run = () => kmeans(X, 4, { replicates: 7 }, createRng(5));
+    const serial = run();
+    const pooled = withPool(run);
+    expect(Array.from(pooled.replicateSse)).toEqual(Array.from(serial.replicateSse));
+    expect(pooled.replicate).toBe(serial.replicate);
+    expect(pooled.sse).toBe(serial.sse);
+    expect(Array.from(pooled.labels)).toEqual(Array.from(serial.labels));
+    expect(Array.from(pooled.centers.data)).toEqual(Array.from(serial.centers.data));
+    // The replicates differ (so that picking the wrong one would show).
+    expect(new Set(serial.replicateSse).size).toBeGreaterThan(1);
+  });
+
+  it('k-means: a generator closed early leaves no helper busy', () => {
+    const X = viewsOf(600, [5], 2)[0]!;
+    setThreadPool(pool);
+    try {
+      const steps = kmeansSteps(X, 5, { replicates: 6 }, createRng(1));
+      steps.next();
+      steps.return(undefined as never);
+    } finally {
+      setThreadPool(null);
+    }
+    pool!.start(0, 'ping', 1);
+    pool!.start(1, 'ping', 2);
+    expect([pool!.finish(0), pool!.finish(1)]).toEqual([1, 2]);
   });
 });
 

@@ -233,9 +233,6 @@ function scaleSection(): void {
 
 export async function run(): Promise<void> {
   const sections = (process.env.CGL_BENCH ?? 'reference,scale').split(',');
-  console.log(
-    `threads: the solver's + ${helperCountFromEnv()} helper(s) (MVSTUDIO_THREADS=0 for one thread)`,
-  );
   if (sections.includes('reference')) referenceSection();
   if (sections.includes('scale')) scaleSection();
 }

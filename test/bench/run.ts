@@ -1,11 +1,13 @@
 /**
  * `npm run bench [-- name ...]`: benchmarks, each printing its figures beside the anchor it
  * chases. Never part of `npm test`. Every `test/bench/<name>.bench.ts` exporting
- * `run(): Promise<void>` is a benchmark called `<name>`; with no name, all run.
+ * `run(): Promise<void>` is a benchmark called `<name>`; with no name, all run. Helper threads
+ * (backend/threads.ts) are started first, as the app's solver worker starts them.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const available = readdirSync(here)
@@ -19,6 +21,13 @@ if (unknown.length) {
   console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${available.join(', ')}`);
   process.exit(2);
 }
+// Helper threads as the app's solver worker has them (MVSTUDIO_THREADS; default one per extra
+// core), up before any clock starts.
+const pool = startThreadPool({ helpers: helperCountFromEnv() });
+if (pool) awaitHelpers(pool);
+console.log(
+  `threads: the solver's + ${pool?.helpers ?? 0} helper(s) (MVSTUDIO_THREADS=0 for one thread)`,
+);
 for (const name of asked.length ? asked : available) {
   console.log(`\n== ${name}`);
   const mod = (await import(pathToFileURL(join(here, `${name}.bench.ts`)).href)) as {

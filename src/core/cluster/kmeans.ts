@@ -35,7 +35,8 @@
  * once per call and reused by every iteration and replicate.
  */
 import type { Mat } from '../linalg/types';
-import type { Rng } from '../random';
+import { chunkBounds, threadPool } from '../parallel';
+import { createRng, type Rng } from '../random';
 
 export interface KmeansOptions {
   /** Independent starts; the lowest final SSE is kept. Default 1. */
@@ -667,6 +668,77 @@ function* lloyd(
   }
 }
 
+/** The best of a run of replicates: lowest SSE, ties to the lower index (the first one seen). */
+interface Best {
+  labels: Int32Array;
+  centers: Mat;
+  sse: number;
+  iterations: number;
+  stop: KmeansStop;
+  replicate: number;
+}
+
+/** Replicate r from its stream (k-means++ or the given start), then Lloyd; yields its steps. */
+function* replicate(
+  w: Work,
+  options: KmeansOptions,
+  r: number,
+  stream: Rng,
+  maxIterations: number,
+): Generator<KmeansStep, ReplicateEnd, void> {
+  let known = 0;
+  if (options.start && options.start !== 'plus') w.C.set(options.start.data);
+  else known = seedPlusPlus(w, stream);
+  assignAll(w, known);
+  return yield* lloyd(w, r, maxIterations);
+}
+
+/** Keeps replicate r's outcome in `best` when its SSE is lower (strictly) than best's. */
+function offer(best: Best | null, w: Work, r: number, end: ReplicateEnd): Best {
+  if (best && !(end.sse < best.sse)) return best;
+  return {
+    labels: w.labels.slice(),
+    centers: { rows: w.k, cols: w.X.cols, data: w.C.slice() },
+    sse: end.sse,
+    iterations: end.iterations,
+    stop: end.stop,
+    replicate: r,
+  };
+}
+
+/** Input of the helper task 'kmeans.replicates' (`core/tasks.ts`). */
+export interface ReplicatesTaskInput {
+  readonly X: Mat;
+  readonly k: number;
+  readonly maxIterations: number;
+  /** Index of the first replicate, and the keys of the replicates' streams (`rng.split()`). */
+  readonly first: number;
+  readonly keys: readonly bigint[];
+}
+
+/** Runs replicates first … first + keys.length − 1 (k-means++ starts) to their end. */
+export function replicatesTask(input: ReplicatesTaskInput): [Best | null, Float64Array] {
+  const { X, k, maxIterations, first, keys } = input;
+  const w = newWork(X, k);
+  const sse = new Float64Array(keys.length);
+  let best: Best | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const steps = replicate(w, {}, first + i, createRng(keys[i]!), maxIterations);
+    let s = steps.next();
+    while (!s.done) s = steps.next();
+    sse[i] = s.value.sse;
+    best = offer(best, w, first + i, s.value);
+  }
+  return [best, sse];
+}
+
+/**
+ * The replicates, each from its own stream `rng.split()` (taken in replicate order), best kept.
+ * With helper threads (`core/parallel`) and k-means++ starts, the replicates are dealt in
+ * contiguous chunks: the first here (its Lloyd steps yielded), the others on helpers, started
+ * first; the streams are split here in order, so every replicate, and the best, are the same as
+ * on one thread.
+ */
 function* replicates(
   w: Work,
   options: KmeansOptions,
@@ -676,45 +748,67 @@ function* replicates(
 ): Generator<KmeansStep, KmeansResult, void> {
   const { X, k } = w;
   const replicateSse = new Float64Array(count);
-  let best: KmeansResult | null = null;
-  for (let r = 0; r < count; r++) {
-    const stream = rng.split();
-    let known = 0;
-    if (options.start && options.start !== 'plus') w.C.set(options.start.data);
-    else known = seedPlusPlus(w, stream);
-    assignAll(w, known);
-    const end = yield* lloyd(w, r, maxIterations);
-    replicateSse[r] = end.sse;
-    if (!best || end.sse < best.sse) {
-      best = {
-        labels: w.labels.slice(),
-        centers: { rows: k, cols: X.cols, data: w.C.slice() },
-        sse: end.sse,
-        iterations: end.iterations,
-        converged: end.stop !== 'max-iterations',
-        stop: end.stop,
-        replicate: r,
-        replicateSse,
+  let best: Best | null = null;
+  const pool = threadPool();
+  const plus = !options.start || options.start === 'plus';
+  const bounds = pool && plus && count > 1 ? chunkBounds(count, pool.helpers + 1) : [0, count];
+  if (bounds.length > 2) {
+    const keys = Array.from({ length: count }, () => rng.split().key);
+    for (let t = 1; t < bounds.length - 1; t++) {
+      const input: ReplicatesTaskInput = {
+        X,
+        k,
+        maxIterations,
+        first: bounds[t]!,
+        keys: keys.slice(bounds[t], bounds[t + 1]),
       };
+      pool!.start(t - 1, 'kmeans.replicates', input);
+    }
+    let helperError: unknown = null;
+    try {
+      for (let r = 0; r < bounds[1]!; r++) {
+        const end = yield* replicate(w, options, r, createRng(keys[r]!), maxIterations);
+        replicateSse[r] = end.sse;
+        best = offer(best, w, r, end);
+      }
+    } finally {
+      // Every helper is waited for, also when this generator is closed early or throws.
+      for (let t = 1; t < bounds.length - 1; t++) {
+        try {
+          const [b, sse] = pool!.finish(t - 1) as [Best | null, Float64Array];
+          replicateSse.set(sse, bounds[t]);
+          if (b && best && b.sse < best.sse) best = b;
+        } catch (e) {
+          helperError ??= e;
+        }
+      }
+    }
+    // Reached only when this thread's replicates ended normally.
+    if (helperError !== null) throw helperError;
+  } else {
+    for (let r = 0; r < count; r++) {
+      const end = yield* replicate(w, options, r, rng.split(), maxIterations);
+      replicateSse[r] = end.sse;
+      best = offer(best, w, r, end);
     }
   }
-  return best!;
+  const b = best!;
+  return {
+    labels: b.labels,
+    centers: b.centers,
+    sse: b.sse,
+    iterations: b.iterations,
+    converged: b.stop !== 'max-iterations',
+    stop: b.stop,
+    replicate: b.replicate,
+    replicateSse,
+  };
 }
 
-/**
- * k-means as a generator: yields a `KmeansStep` per Lloyd iteration of every replicate and
- * returns the best replicate's `KmeansResult`. X: (n, d) rows to cluster; k in 1..n.
- * The inputs are validated here, before the first step.
- */
-export function kmeansSteps(
-  X: Mat,
-  k: number,
-  options: KmeansOptions,
-  rng: Rng,
-): Generator<KmeansStep, KmeansResult, void> {
-  const { replicates: count, maxIterations } = validate(X, k, options);
+/** Buffers for k-means of X (n × d) into k clusters. */
+function newWork(X: Mat, k: number): Work {
   const n = X.rows;
-  const w: Work = {
+  return {
     X,
     k,
     D: new Float64Array(n * k),
@@ -737,7 +831,22 @@ export function kmeansSteps(
     half: new Float64Array(k),
     row: new Float64Array(k),
   };
-  return replicates(w, options, count, maxIterations, rng);
+}
+
+/**
+ * k-means as a generator: yields a `KmeansStep` per Lloyd iteration of every replicate and
+ * returns the best replicate's `KmeansResult`. X: (n, d) rows to cluster; k in 1..n.
+ * The inputs are validated here, before the first step. With helper threads, only the
+ * replicates run on this thread yield steps.
+ */
+export function kmeansSteps(
+  X: Mat,
+  k: number,
+  options: KmeansOptions,
+  rng: Rng,
+): Generator<KmeansStep, KmeansResult, void> {
+  const { replicates: count, maxIterations } = validate(X, k, options);
+  return replicates(newWork(X, k), options, count, maxIterations, rng);
 }
 
 /** k-means to completion (drives `kmeansSteps`). Same seed, same labels. */

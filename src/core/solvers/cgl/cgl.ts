@@ -305,7 +305,9 @@ export function* cglIterate(
     const graph = new Float64Array(V);
     let eigIterations = 0;
     // H-step, every view from the previous iterate (F_cat, q_v, ΔP_v).
-    const hv = hviews ? hviews.run(q, first ? null : Fcat, first ? null : ft!.dP) : null;
+    const hv = hviews
+      ? hviews.run(q, first ? null : Fcat, first ? null : ft!.dP, first ? null : ft!.spectra())
+      : null;
     for (let v = 0; v < V; v++) {
       const qv = q[v]!;
       let Hv: Mat;
@@ -347,7 +349,8 @@ export function* cglIterate(
       T = r.T;
       tt = r.terms;
     } else {
-      tt = ft!.step(Fbar, Fcat, shrinkage);
+      // ΔP_v only for this thread's views: helpers make theirs from the spectra.
+      tt = ft!.step(Fbar, Fcat, shrinkage, hviews!.localViews);
     }
     last = tt;
     let obj = tt.penalty;
@@ -375,6 +378,8 @@ export function* cglIterate(
       break;
     }
   }
+  // The final state holds every ΔP_v.
+  if (ft && last) ft.completeDeltaP(hviews!.localViews);
   return {
     Fbar,
     H,

@@ -4,12 +4,15 @@
  * iterate). Views are dealt in contiguous chunks: chunk 0 to the solver's thread, chunk t to
  * helper t − 1. Each side keeps its views' `HViewSolver`s (their packed storage) for the whole
  * solve: a helper receives its views' graphs once, in the first pass's task, and afterwards per
- * pass only q_v, ΔP_v (n × Vc) and F_cat (n × Vc), which it packs itself. Each view is computed by
+ * pass q_v, F_cat (n × Vc), which it packs itself, and the T-step's spectra (≈ n·Vc + m·V²
+ * values), from which it makes ΔP_v (n × Vc) of its views (the T-step's step 5 for them). Each view is computed by
  * the same code on either side, so the result has the same bits with or without helpers.
  */
 import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
 import type { Csr, Mat } from '../../linalg/types';
+import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
 import { HViewSolver, packFactor, type HViewResult, type PackedFactor } from './hstep';
+import { deltaPInto, type DeltaPSpectra } from './tensor';
 
 /** Input of the helper task 'cgl.hstep' (`core/tasks.ts`). */
 export interface HStepTaskInput {
@@ -18,6 +21,7 @@ export interface HStepTaskInput {
   /** With the first pass of a solve: the graphs of `views` and the constants. */
   readonly setup?: {
     readonly L: readonly Csr[];
+    readonly V: number;
     readonly c: number;
     readonly lambda: number;
     readonly eigTol: number;
@@ -28,14 +32,25 @@ export interface HStepTaskInput {
   readonly q: readonly Float64Array[];
   /** F_cat (n × Vc) of the previous iterate; null on the first pass. */
   readonly Fcat: Mat | null;
-  /** Per view of `views`: ΔP_v (n × Vc); null on the first pass. */
-  readonly dP: readonly Mat[] | null;
+  /**
+   * The last T-step's spectra, from which the helper makes ΔP_v (n × Vc) of its views itself
+   * (`deltaPInto`); null on the first pass.
+   */
+  readonly spectra: DeltaPSpectra | null;
 }
 
 interface Session {
   readonly token: number;
+  readonly views: readonly number[];
+  readonly V: number;
+  readonly c: number;
   readonly solvers: HViewSolver[];
   packedFcat: PackedFactor | null;
+  /** ΔP_v of the session's views, and what `deltaPInto` works in. */
+  readonly dP: Mat[];
+  readonly plan: RealFftPlan;
+  readonly work: ColumnWork;
+  readonly h: Float64Array;
 }
 
 /** The helper's session (one solve at a time per helper; a new token replaces it). */
@@ -44,21 +59,33 @@ let session: Session | null = null;
 /** Runs one pass of the helper's views: the body of the task 'cgl.hstep'. */
 export function hstepTask(input: HStepTaskInput): HViewResult[] {
   if (input.setup) {
-    const { L, c, lambda, eigTol } = input.setup;
+    const { L, V, c, lambda, eigTol } = input.setup;
+    const n = L[0]!.rows;
+    const w = V * c;
+    const plan = createRealFftPlan(n);
     session = {
       token: input.token,
+      views: input.views,
+      V,
+      c,
       solvers: input.views.map((v, i) => new HViewSolver(L[i]!, v, c, lambda, eigTol)),
       packedFcat: null,
+      dP: input.views.map(() => ({ rows: n, cols: w, data: new Float64Array(n * w) })),
+      plan,
+      work: new ColumnWork(),
+      h: new Float64Array(2 * plan.bins * w),
     };
   }
   const s = session;
   if (!s || s.token !== input.token) {
     throw new Error(`cgl.hstep: no session ${input.token} on this helper (its setup was lost)`);
   }
+  const sp = input.spectra;
   if (input.Fcat) s.packedFcat = packFactor(input.Fcat, s.packedFcat);
-  return s.solvers.map((solver, i) =>
-    solver.solve(input.q[i]!, input.Fcat, s.packedFcat, input.dP ? input.dP[i]! : null),
-  );
+  return s.solvers.map((solver, i) => {
+    if (sp) deltaPInto(s.views[i]!, s.V, s.c, s.plan, sp, s.h, s.work, s.dP[i]!.data);
+    return solver.solve(input.q[i]!, input.Fcat, s.packedFcat, sp ? s.dP[i]! : null);
+  });
 }
 
 let tokens = 0;
@@ -85,16 +112,22 @@ export class HStepViews {
       this.local.push(new HViewSolver(L[v]!, v, c, lambda, eigTol));
   }
 
-  /** Number of threads the views are split over (1: the solver's thread alone). */
-  get threads(): number {
-    return this.bounds.length - 1;
+  /** Views 0 … localViews − 1 are solved on this thread; the T-step makes ΔP_v only for them. */
+  get localViews(): number {
+    return this.bounds[1]!;
   }
 
   /**
-   * One pass: every view's H-step from q_v, the previous F_cat and ΔP_v (both null on the first
-   * pass). Returns the V results in view order.
+   * One pass: every view's H-step from q_v, the previous F_cat and ΔP_v (null on the first
+   * pass), ΔP_v given for this thread's views and made by the helpers for theirs from the
+   * T-step's `spectra`. Returns the V results in view order.
    */
-  run(q: readonly Float64Array[], Fcat: Mat | null, dP: readonly Mat[] | null): HViewResult[] {
+  run(
+    q: readonly Float64Array[],
+    Fcat: Mat | null,
+    dP: readonly Mat[] | null,
+    spectra: DeltaPSpectra | null,
+  ): HViewResult[] {
     const { bounds, pool } = this;
     const range = (t: number): number[] =>
       Array.from({ length: bounds[t + 1]! - bounds[t]! }, (_, i) => bounds[t]! + i);
@@ -112,6 +145,7 @@ export class HStepViews {
             ? {
                 setup: {
                   L: views.map((v) => this.L[v]!),
+                  V: this.L.length,
                   c: this.c,
                   lambda: this.lambda,
                   eigTol: this.eigTol,
@@ -121,7 +155,7 @@ export class HStepViews {
           views,
           q: views.map((v) => q[v]!),
           Fcat,
-          dP: dP ? views.map((v) => dP[v]!) : null,
+          spectra,
         };
       },
       () => {

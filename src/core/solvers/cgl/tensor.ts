@@ -109,9 +109,6 @@ export class FactorisedTensor {
    */
   private readonly mRe: Float64Array;
   private readonly mIm: Float64Array;
-  /** H (2m × w), the spectra of the current ΔP_v, in Z's memory; and its view from row 1 on. */
-  private readonly hRe: Float64Array;
-  private readonly hIm: Float64Array;
   private readonly hw: HermWork;
   private readonly aRe: Float64Array;
   private readonly aIm: Float64Array;
@@ -147,8 +144,6 @@ export class FactorisedTensor {
     this.Z = new Float64Array(2 * m * w);
     this.mRe = new Float64Array(m * V * V);
     this.mIm = new Float64Array(m * V * V);
-    this.hRe = this.Z;
-    this.hIm = this.Z.subarray(w);
     this.hw = hermWork(V);
     this.aRe = new Float64Array(V * V);
     this.aIm = new Float64Array(V * V);
@@ -159,10 +154,11 @@ export class FactorisedTensor {
   }
 
   /**
-   * One T-step from F̄_v (n × c each) and F_cat (n × Vc, their concatenation): fills `dP` and
-   * `terms`.
+   * One T-step from F̄_v (n × c each) and F_cat (n × Vc, their concatenation): fills `terms`
+   * and ΔP_v for v < `views` (the rest, when helper threads make their own from `spectra()`,
+   * only on `completeDeltaP`).
    */
-  step(Fbar: readonly Mat[], Fcat: Mat, sh: Shrinkage): TensorTerms {
+  step(Fbar: readonly Mat[], Fcat: Mat, sh: Shrinkage, views = this.V): TensorTerms {
     const { V, c, plan, gRe, gIm } = this;
     // 1. g_{v,s}: the real DFT of F̄_v's columns, into G_v's even (Re) and odd (Im) rows.
     for (let v = 0; v < V; v++)
@@ -172,7 +168,7 @@ export class FactorisedTensor {
     // 3.–5.
     for (let v = 0; v < V; v++) this.gram(v);
     this.slices(sh);
-    for (let v = 0; v < V; v++) this.deltaP(v);
+    for (let v = 0; v < views; v++) this.deltaP(v);
     return this.terms;
   }
 
@@ -276,32 +272,19 @@ export class FactorisedTensor {
     t.penalty /= n;
   }
 
-  /**
-   * ΔP_{u,v} = irfft over s of g_{u,s}·(R_s − I)[u, v] (step 5): view v's w spectra as one
-   * 2m × w matrix H (row 2s: Re, row 2s + 1: Im of bin s; column u·c + a), inverted on one
-   * panel straight into ΔP_v's rows.
-   */
+  /** ΔP_v (step 5) from this step's spectra (`deltaPInto`). */
   private deltaP(v: number): void {
-    const { V, c, m, plan, G, mRe, mIm, hRe, hIm } = this;
-    const w = V * c;
-    for (let s = 0; s < m; s++) {
-      const ro = s * V * V + v;
-      const ho = 2 * s * w;
-      const go = 2 * s * c;
-      for (let u = 0; u < V; u++) {
-        const rr = mRe[ro + u * V]!;
-        const ri = mIm[ro + u * V]!;
-        const g = G[u]!.data;
-        const hu = ho + u * c;
-        for (let a = 0; a < c; a++) {
-          const xr = g[go + a]!;
-          const xi = g[go + c + a]!;
-          hRe[hu + a] = xr * rr - xi * ri;
-          hRe[hu + w + a] = xr * ri + xi * rr;
-        }
-      }
-    }
-    plan.inverseColumns(w, hRe, hIm, 0, 2 * w, this.dP[v]!.data, 0, w, this.work);
+    deltaPInto(v, this.V, this.c, this.plan, this.spectra(), this.Z, this.work, this.dP[v]!.data);
+  }
+
+  /** The spectra ΔP_v is made of: G_v (2m × c each) and R_s − I (m × V × V, split complex). */
+  spectra(): DeltaPSpectra {
+    return { G: this.gRe, mRe: this.mRe, mIm: this.mIm };
+  }
+
+  /** Fills ΔP_v for v = from … V − 1, which the last `step` left to others. */
+  completeDeltaP(from: number): void {
+    for (let v = from; v < this.V; v++) this.deltaP(v);
   }
 
   /** Y (n × b) = T_v·X for X (n × b): F̄_v(F̄_vᵀX) + ΔP_v(F_catᵀX). For tests and checks. */
@@ -313,6 +296,53 @@ export class FactorisedTensor {
     for (let i = 0; i < Y.data.length; i++) Y.data[i]! += Z.data[i]!;
     return Y;
   }
+}
+
+/** What ΔP_v is made of (`FactorisedTensor.spectra`): plain arrays, for a helper thread too. */
+export interface DeltaPSpectra {
+  /** (V,) G_u (2m × c): Re g_{u,s}[a] at [2s·c + a], Im at [(2s + 1)·c + a]. */
+  readonly G: readonly Float64Array[];
+  /** m × V × V: (R_s − I)[u, v] at [(s·V + u)·V + v], both triangles. */
+  readonly mRe: Float64Array;
+  readonly mIm: Float64Array;
+}
+
+/**
+ * ΔP_{u,v} = irfft over s of g_{u,s}·(R_s − I)[u, v] (step 5): view v's w = Vc spectra as one
+ * 2m × w matrix H (row 2s: Re, row 2s + 1: Im of bin s; column u·c + a; in `h`, 2m·w values),
+ * inverted on one panel straight into `out`, ΔP_v's n × w rows.
+ */
+export function deltaPInto(
+  v: number,
+  V: number,
+  c: number,
+  plan: RealFftPlan,
+  sp: DeltaPSpectra,
+  h: Float64Array,
+  work: ColumnWork,
+  out: Float64Array,
+): void {
+  const { G, mRe, mIm } = sp;
+  const m = plan.bins;
+  const w = V * c;
+  for (let s = 0; s < m; s++) {
+    const ro = s * V * V + v;
+    const ho = 2 * s * w;
+    const go = 2 * s * c;
+    for (let u = 0; u < V; u++) {
+      const rr = mRe[ro + u * V]!;
+      const ri = mIm[ro + u * V]!;
+      const g = G[u]!;
+      const hu = ho + u * c;
+      for (let a = 0; a < c; a++) {
+        const xr = g[go + a]!;
+        const xi = g[go + c + a]!;
+        h[hu + a] = xr * rr - xi * ri;
+        h[hu + w + a] = xr * ri + xi * rr;
+      }
+    }
+  }
+  plan.inverseColumns(w, h, h.subarray(w), 0, 2 * w, out, 0, w, work);
 }
 
 function transposeOf(A: Mat): Mat {
