@@ -3,6 +3,7 @@
  * clone of its input. A host's helper-thread entry imports this table and nothing else of core.
  */
 import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
+import { slicesTask, type SlicesTaskInput } from './solvers/cgl/tensor';
 import { hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './solvers/cgl/cgl';
 
@@ -13,6 +14,8 @@ export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
   'cgl.hstep': (input: HStepTaskInput) => hstepTask(input),
   /** Some of a k-means call's replicates (k-means++ starts), from their streams' keys. */
   'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
+  /** Step 4 of the CGL T-step (slice eigendecompositions, shrinkage) for a range of slices. */
+  'cgl.slices': (input: SlicesTaskInput) => slicesTask(input),
   /** Step 0–1 of CGL for some views: z-score, PKN graph, normalised affinity. */
   'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
 };

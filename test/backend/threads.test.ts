@@ -56,8 +56,8 @@ describe('helper threads', () => {
     await stopThreadPool();
   });
 
-  it('CGL: graphs and every pass equal the one-thread solve bit for bit (V = 5 over 3 threads)', () => {
-    const views = viewsOf(240, [6, 7, 8, 9, 10], 3);
+  it('CGL: graphs and every pass equal the one-thread solve bit for bit (V = 5 and 261 slices over 3 threads)', () => {
+    const views = viewsOf(520, [6, 7, 8, 9, 10], 3);
     const serialGraphs = buildGraphs(views, 8);
     const serial = solve(serialGraphs, 4, 2);
     setThreadPool(pool);

@@ -282,7 +282,7 @@ export function* cglIterate(
   let Fnext: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
   const q = Array.from({ length: V }, () => new Float64Array(n));
   const Fcat = zerosMat(n, w);
-  const ft = dense ? null : new FactorisedTensor(n, V, c);
+  const ft = dense ? null : new FactorisedTensor(n, V, c, threadPool());
   let T: Mat[] | null = null;
   // The factorised H-step's per-view solvers, split over the helper threads if a host has some.
   const hviews = dense ? null : new HStepViews(L, c, lambda, eigTol, threadPool());

@@ -20,6 +20,7 @@
  * Orientation: T_v(i, j) = 𝓣(j, v, i), as the reference reads it back (`shiftdim(·, 2)`).
  */
 import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
+import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
 import { matmulTA, matmulTB, syrk, thinSvd } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
 import { hermEig, hermWork, type HermWork } from './herm';
@@ -110,18 +111,15 @@ export class FactorisedTensor {
   private readonly mRe: Float64Array;
   private readonly mIm: Float64Array;
   private readonly hw: HermWork;
-  private readonly aRe: Float64Array;
-  private readonly aIm: Float64Array;
-  private readonly sig: Float64Array;
-  private readonly kept: Float64Array;
-  private readonly diff: Float64Array;
-  private readonly ratio: Float64Array;
-  private readonly out: SliceShrink = { rank: 0, penalty: 0, passes: 0 };
+  /** Step 4's per-slice shares of the terms for this thread's slices (at most m). */
+  private readonly local: SliceRangeOut;
 
   constructor(
     readonly n: number,
     readonly V: number,
     readonly c: number,
+    /** Helper threads for step 4 (`core/parallel`); null: all here. */
+    private readonly pool: ThreadPool | null = null,
   ) {
     this.plan = createRealFftPlan(n);
     const m = (this.m = this.plan.bins);
@@ -145,12 +143,7 @@ export class FactorisedTensor {
     this.mRe = new Float64Array(m * V * V);
     this.mIm = new Float64Array(m * V * V);
     this.hw = hermWork(V);
-    this.aRe = new Float64Array(V * V);
-    this.aIm = new Float64Array(V * V);
-    this.sig = new Float64Array(V);
-    this.kept = new Float64Array(V);
-    this.diff = new Float64Array(V);
-    this.ratio = new Float64Array(V);
+    this.local = sliceRangeOut(m, V);
   }
 
   /**
@@ -204,70 +197,60 @@ export class FactorisedTensor {
     }
   }
 
-  /** Per slice: eigen-decomposition, shrinkage, the terms, R_s − I (step 4). */
+  /**
+   * Step 4 for every slice: ranges of slices go to the helper threads when there are enough
+   * slices (`SPLIT_SLICES`), the first here; each slice's contributions to the terms are kept
+   * per slice and summed here in slice order, so the terms have the same bits either way.
+   */
   private slices(sh: Shrinkage): void {
-    const { n, V, m, mRe, mIm, hw, aRe, aIm, sig, kept, diff, ratio, out } = this;
+    const { n, V, m, mRe, mIm } = this;
     const t = this.terms;
+    const pool = this.pool;
+    const bounds = pool && m >= SPLIT_SLICES ? chunkBounds(m, pool.helpers + 1) : [0, m];
+    const VV = V * V;
+    const parts = runChunks(
+      pool,
+      bounds.length - 1,
+      'cgl.slices',
+      (p): SlicesTaskInput => ({
+        n,
+        V,
+        sh,
+        first: bounds[p]!,
+        mRe: mRe.slice(bounds[p]! * VV, bounds[p + 1]! * VV),
+        mIm: mIm.slice(bounds[p]! * VV, bounds[p + 1]! * VV),
+      }),
+      () => {
+        const count = bounds[1]!;
+        const r = this.local;
+        sliceRange(n, V, sh, 0, count, mRe, mIm, r, this.hw);
+        return [r];
+      },
+    );
+    // Helpers' R_s − I and spectra back into place.
+    for (let p = 1; p < parts.length; p++) {
+      const r = parts[p]!;
+      const s0 = bounds[p]!;
+      const s1 = bounds[p + 1]!;
+      mRe.set(r.mRe!.subarray(0, (s1 - s0) * VV), s0 * VV);
+      mIm.set(r.mIm!.subarray(0, (s1 - s0) * VV), s0 * VV);
+    }
     t.tensor.fill(0);
     t.penalty = 0;
     t.tubalRank = 0;
     t.maxPasses = 0;
-    for (let s = 0; s < m; s++) {
-      const o = s * V * V;
-      for (let u = 0; u < V; u++) {
-        aRe[u * V + u] = mRe[o + u * V + u]!;
-        aIm[u * V + u] = 0;
-        for (let v = u + 1; v < V; v++) {
-          const xr = mRe[o + u * V + v]!;
-          const xi = mIm[o + u * V + v]!;
-          aRe[u * V + v] = xr;
-          aIm[u * V + v] = xi;
-          aRe[v * V + u] = xr;
-          aIm[v * V + u] = -xi;
-        }
+    for (let p = 0; p < parts.length; p++) {
+      const r = parts[p]!;
+      const s0 = bounds[p]!;
+      const count = bounds[p + 1]! - s0;
+      for (let j = 0; j < count; j++) {
+        t.penalty += r.penalty[j]!;
+        for (let v = 0; v < V; v++) t.tensor[v]! += r.tensor[j * V + v]!;
       }
-      const e = hermEig(aRe, aIm, hw);
-      for (let i = 0; i < V; i++) sig[i] = Math.sqrt(Math.max(e.values[i]!, 0));
-      shrinkSlice(sh, sig, V, kept, diff, out);
-      const ws = conjugateWeight(s, n);
-      t.penalty += penaltyWeight(sh, s, n) * out.penalty;
-      t.tubalRank = Math.max(t.tubalRank, out.rank);
-      t.maxPasses = Math.max(t.maxPasses, out.passes);
-      for (let i = 0; i < V; i++) {
-        t.sigma[s * V + i] = sig[i]!;
-        t.kept[s * V + i] = kept[i]!;
-        ratio[i] = sig[i]! > 0 ? diff[i]! / sig[i]! : 1;
-      }
-      const W = e.re;
-      const Wi = e.im;
-      for (let v = 0; v < V; v++) {
-        let acc = 0;
-        for (let i = 0; i < V; i++) {
-          const wr = W[v * V + i]!;
-          const wi = Wi[v * V + i]!;
-          acc += (wr * wr + wi * wi) * diff[i]! * diff[i]!;
-        }
-        t.tensor[v]! += (0.5 * ws * acc) / n;
-      }
-      // (R_s − I)[u, v] = −Σ_i W[u, i]·ratio_i·conj(W[v, i]) for u ≤ v; (R_s − I)[v, u] is its
-      // conjugate. Written over M_s.
-      for (let u = 0; u < V; u++)
-        for (let v = u; v < V; v++) {
-          let re = 0;
-          let im = 0;
-          for (let i = 0; i < V; i++) {
-            const ur = W[u * V + i]!;
-            const ui = Wi[u * V + i]!;
-            const vr = W[v * V + i]!;
-            const vi = Wi[v * V + i]!;
-            re += ratio[i]! * (ur * vr + ui * vi);
-            im += ratio[i]! * (ui * vr - ur * vi);
-          }
-          mRe[o + u * V + v] = -re;
-          mIm[o + u * V + v] = u === v ? 0 : -im;
-          mRe[o + v * V + u] = -re;
-          mIm[o + v * V + u] = u === v ? 0 : im;
-        }
+      t.sigma.set(r.sigma.subarray(0, count * V), s0 * V);
+      t.kept.set(r.kept.subarray(0, count * V), s0 * V);
+      t.tubalRank = Math.max(t.tubalRank, r.rank);
+      t.maxPasses = Math.max(t.maxPasses, r.passes);
     }
     t.penalty /= n;
   }
@@ -295,6 +278,144 @@ export class FactorisedTensor {
     const Z = matmulTB(this.dP[v]!, transposeOf(b));
     for (let i = 0; i < Y.data.length; i++) Y.data[i]! += Z.data[i]!;
     return Y;
+  }
+}
+
+/** Fewest slices worth splitting step 4 over helper threads (one round trip each per pass). */
+const SPLIT_SLICES = 256;
+
+/** What step 4 yields for a range of slices, per slice (in the range's order). */
+export interface SliceRangeOut {
+  /** count × V: the slice's share of ½‖T_v − F̄_vF̄_vᵀ‖² (before the sum over slices). */
+  readonly tensor: Float64Array;
+  /** count: the slice's share of the penalty (times n). */
+  readonly penalty: Float64Array;
+  readonly sigma: Float64Array;
+  readonly kept: Float64Array;
+  rank: number;
+  passes: number;
+  /** A helper's R_s − I for its range (the solver's thread writes over its own M_s instead). */
+  mRe?: Float64Array;
+  mIm?: Float64Array;
+}
+
+function sliceRangeOut(count: number, V: number): SliceRangeOut {
+  return {
+    tensor: new Float64Array(count * V),
+    penalty: new Float64Array(count),
+    sigma: new Float64Array(count * V),
+    kept: new Float64Array(count * V),
+    rank: 0,
+    passes: 0,
+  };
+}
+
+/** Input of the helper task 'cgl.slices' (`core/tasks.ts`). */
+export interface SlicesTaskInput {
+  readonly n: number;
+  readonly V: number;
+  readonly sh: Shrinkage;
+  /** Index of the range's first slice. */
+  readonly first: number;
+  /** The range's M_s (count × V × V, upper triangles), split complex. */
+  readonly mRe: Float64Array;
+  readonly mIm: Float64Array;
+}
+
+/** Step 4 for a range of slices on a helper: its terms' shares and R_s − I. */
+export function slicesTask(input: SlicesTaskInput): SliceRangeOut[] {
+  const { n, V, sh, first, mRe, mIm } = input;
+  const count = mRe.length / (V * V);
+  const r = sliceRangeOut(count, V);
+  sliceRange(n, V, sh, first, count, mRe, mIm, r, hermWork(V));
+  r.mRe = mRe;
+  r.mIm = mIm;
+  return [r];
+}
+
+/**
+ * Step 4 for slices first … first + count − 1, whose M_s (upper triangle) are at
+ * [(j·V + u)·V + v] of mRe / mIm for j = s − first (the solver's thread passes its whole
+ * arrays, first = 0): eigendecomposition, shrinkage, each slice's shares of the terms into
+ * `out` at j, and R_s − I (both triangles) written over M_s.
+ */
+function sliceRange(
+  n: number,
+  V: number,
+  sh: Shrinkage,
+  first: number,
+  count: number,
+  mRe: Float64Array,
+  mIm: Float64Array,
+  out: SliceRangeOut,
+  hw: HermWork,
+): void {
+  const aRe = new Float64Array(V * V);
+  const aIm = new Float64Array(V * V);
+  const sig = new Float64Array(V);
+  const kept = new Float64Array(V);
+  const diff = new Float64Array(V);
+  const ratio = new Float64Array(V);
+  const one: SliceShrink = { rank: 0, penalty: 0, passes: 0 };
+  out.rank = 0;
+  out.passes = 0;
+  for (let j = 0; j < count; j++) {
+    const s = first + j;
+    const o = j * V * V;
+    for (let u = 0; u < V; u++) {
+      aRe[u * V + u] = mRe[o + u * V + u]!;
+      aIm[u * V + u] = 0;
+      for (let v = u + 1; v < V; v++) {
+        const xr = mRe[o + u * V + v]!;
+        const xi = mIm[o + u * V + v]!;
+        aRe[u * V + v] = xr;
+        aIm[u * V + v] = xi;
+        aRe[v * V + u] = xr;
+        aIm[v * V + u] = -xi;
+      }
+    }
+    const e = hermEig(aRe, aIm, hw);
+    for (let i = 0; i < V; i++) sig[i] = Math.sqrt(Math.max(e.values[i]!, 0));
+    shrinkSlice(sh, sig, V, kept, diff, one);
+    const ws = conjugateWeight(s, n);
+    out.penalty[j] = penaltyWeight(sh, s, n) * one.penalty;
+    out.rank = Math.max(out.rank, one.rank);
+    out.passes = Math.max(out.passes, one.passes);
+    for (let i = 0; i < V; i++) {
+      out.sigma[j * V + i] = sig[i]!;
+      out.kept[j * V + i] = kept[i]!;
+      ratio[i] = sig[i]! > 0 ? diff[i]! / sig[i]! : 1;
+    }
+    const W = e.re;
+    const Wi = e.im;
+    for (let v = 0; v < V; v++) {
+      let acc = 0;
+      for (let i = 0; i < V; i++) {
+        const wr = W[v * V + i]!;
+        const wi = Wi[v * V + i]!;
+        acc += (wr * wr + wi * wi) * diff[i]! * diff[i]!;
+      }
+      out.tensor[j * V + v] = (0.5 * ws * acc) / n;
+    }
+    // (R_s − I)[u, v] = −Σ_i W[u, i]·ratio_i·conj(W[v, i]) for u ≤ v; (R_s − I)[v, u] is its
+    // conjugate. Written over M_s.
+    for (let u = 0; u < V; u++)
+      for (let v = u; v < V; v++) {
+        let re = 0;
+        let im = 0;
+        for (let i = 0; i < V; i++) {
+          const ur = W[u * V + i]!;
+          const ui = Wi[u * V + i]!;
+          const vr = W[v * V + i]!;
+          const vi = Wi[v * V + i]!;
+          re += ratio[i]! * (ur * vr + ui * vi);
+          im += ratio[i]! * (ui * vr - ur * vi);
+        }
+        mRe[o + u * V + v] = -re;
+        mIm[o + u * V + v] = u === v ? 0 : -im;
+        mRe[o + v * V + u] = -re;
+        mIm[o + v * V + u] = u === v ? 0 : im;
+      }
   }
 }
 
