@@ -305,9 +305,7 @@ export function* cglIterate(
     const graph = new Float64Array(V);
     let eigIterations = 0;
     // H-step, every view from the previous iterate (F_cat, q_v, ΔP_v).
-    const hv = hviews
-      ? hviews.run(q, first ? null : Fcat, first ? null : ft!.dP, first ? null : ft!.spectra())
-      : null;
+    const hv = hviews ? hviews.run(q, first ? null : Fcat, first ? null : ft) : null;
     for (let v = 0; v < V; v++) {
       const qv = q[v]!;
       let Hv: Mat;
@@ -349,8 +347,8 @@ export function* cglIterate(
       T = r.T;
       tt = r.terms;
     } else {
-      // ΔP_v only for this thread's views: helpers make theirs from the spectra.
-      tt = ft!.step(Fbar, Fcat, shrinkage, hviews!.localViews);
+      // No ΔP_v yet: the next H-step makes them, each thread those of its views, side by side.
+      tt = ft!.step(Fbar, Fcat, shrinkage, 0);
     }
     last = tt;
     let obj = tt.penalty;
@@ -379,7 +377,7 @@ export function* cglIterate(
     }
   }
   // The final state holds every ΔP_v.
-  if (ft && last) ft.completeDeltaP(hviews!.localViews);
+  if (ft && last) ft.completeDeltaP(0);
   return {
     Fbar,
     H,

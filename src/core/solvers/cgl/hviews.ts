@@ -12,7 +12,7 @@ import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
 import type { Csr, Mat } from '../../linalg/types';
 import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
 import { HViewSolver, packFactor, type HViewResult, type PackedFactor } from './hstep';
-import { deltaPInto, type DeltaPSpectra } from './tensor';
+import { deltaPInto, type DeltaPSpectra, type FactorisedTensor } from './tensor';
 
 /** Input of the helper task 'cgl.hstep' (`core/tasks.ts`). */
 export interface HStepTaskInput {
@@ -112,22 +112,13 @@ export class HStepViews {
       this.local.push(new HViewSolver(L[v]!, v, c, lambda, eigTol));
   }
 
-  /** Views 0 … localViews − 1 are solved on this thread; the T-step makes ΔP_v only for them. */
-  get localViews(): number {
-    return this.bounds[1]!;
-  }
-
   /**
-   * One pass: every view's H-step from q_v, the previous F_cat and ΔP_v (null on the first
-   * pass), ΔP_v given for this thread's views and made by the helpers for theirs from the
-   * T-step's `spectra`. Returns the V results in view order.
+   * One pass: every view's H-step from q_v, the previous F_cat and the last T-step `ft` (both
+   * null on the first pass), whose ΔP_v each thread makes for its views first (this thread
+   * through `ft.deltaP(v)`, the helpers from `ft.spectra()`), side by side. Returns the V
+   * results in view order.
    */
-  run(
-    q: readonly Float64Array[],
-    Fcat: Mat | null,
-    dP: readonly Mat[] | null,
-    spectra: DeltaPSpectra | null,
-  ): HViewResult[] {
+  run(q: readonly Float64Array[], Fcat: Mat | null, ft: FactorisedTensor | null): HViewResult[] {
     const { bounds, pool } = this;
     const range = (t: number): number[] =>
       Array.from({ length: bounds[t + 1]! - bounds[t]! }, (_, i) => bounds[t]! + i);
@@ -155,13 +146,13 @@ export class HStepViews {
           views,
           q: views.map((v) => q[v]!),
           Fcat,
-          spectra,
+          spectra: ft ? ft.spectra() : null,
         };
       },
       () => {
         if (Fcat) this.packedFcat = packFactor(Fcat, this.packedFcat);
         return this.local.map((solver, v) =>
-          solver.solve(q[v]!, Fcat, this.packedFcat, dP ? dP[v]! : null),
+          solver.solve(q[v]!, Fcat, this.packedFcat, ft ? ft.deltaP(v) : null),
         );
       },
     );

@@ -148,8 +148,8 @@ export class FactorisedTensor {
 
   /**
    * One T-step from F̄_v (n × c each) and F_cat (n × Vc, their concatenation): fills `terms`
-   * and ΔP_v for v < `views` (the rest, when helper threads make their own from `spectra()`,
-   * only on `completeDeltaP`).
+   * and ΔP_v for v < `views` (the solver makes the others when it needs them, `deltaP(v)`, or
+   * helper threads from `spectra()`; `completeDeltaP` fills them).
    */
   step(Fbar: readonly Mat[], Fcat: Mat, sh: Shrinkage, views = this.V): TensorTerms {
     const { V, c, plan, gRe, gIm } = this;
@@ -255,9 +255,10 @@ export class FactorisedTensor {
     t.penalty /= n;
   }
 
-  /** ΔP_v (step 5) from this step's spectra (`deltaPInto`). */
-  private deltaP(v: number): void {
+  /** ΔP_v (step 5) from this step's spectra (`deltaPInto`); returns it. */
+  deltaP(v: number): Mat {
     deltaPInto(v, this.V, this.c, this.plan, this.spectra(), this.Z, this.work, this.dP[v]!.data);
+    return this.dP[v]!;
   }
 
   /** The spectra ΔP_v is made of: G_v (2m × c each) and R_s − I (m × V × V, split complex). */
