@@ -159,51 +159,18 @@ export class FactorisedTensor {
     // 2. K = F_catᵀF_cat.
     syrk(Fcat, this.K);
     // 3.–5.
-    for (let v = 0; v < V; v++) this.gram(v);
     this.slices(sh);
     for (let v = 0; v < views; v++) this.deltaP(v);
     return this.terms;
   }
 
-  /** M_s[u, v] = Σ_a conj(g_{u,s}[a])·(K_uv·g_{v,s})[a] for u ≤ v, every s (step 3). */
-  private gram(v: number): void {
-    const { V, c, m, G, gRe, gIm, mRe, mIm, Z, Kv } = this;
-    const w = V * c;
-    const K = this.K.data;
-    const rows = (v + 1) * c;
-    for (let p = 0; p < rows; p++)
-      for (let b = 0; b < c; b++) Kv[p * c + b] = K[p * w + v * c + b]!;
-    matmulTB(G[v]!, { rows, cols: c, data: Kv }, { rows: 2 * m, cols: rows, data: Z });
-    for (let u = 0; u <= v; u++) {
-      const gr = gRe[u]!;
-      const gi = gIm[u]!;
-      for (let s = 0; s < m; s++) {
-        let re = 0;
-        let im = 0;
-        const go = 2 * s * c;
-        const zr = 2 * s * rows + u * c;
-        const zi = zr + rows;
-        for (let a = 0; a < c; a++) {
-          const xr = gr[go + a]!;
-          const xi = gi[go + a]!;
-          const yr = Z[zr + a]!;
-          const yi = Z[zi + a]!;
-          re += xr * yr + xi * yi;
-          im += xr * yi - xi * yr;
-        }
-        mRe[(s * V + u) * V + v] = re;
-        mIm[(s * V + u) * V + v] = im;
-      }
-    }
-  }
-
   /**
-   * Step 4 for every slice: ranges of slices go to the helper threads when there are enough
+   * Steps 3–4 for every slice: ranges of slices go to the helper threads when there are enough
    * slices (`SPLIT_SLICES`), the first here; each slice's contributions to the terms are kept
    * per slice and summed here in slice order, so the terms have the same bits either way.
    */
   private slices(sh: Shrinkage): void {
-    const { n, V, m, mRe, mIm } = this;
+    const { n, V, c, m, mRe, mIm } = this;
     const t = this.terms;
     const pool = this.pool;
     const bounds = pool && m >= SPLIT_SLICES ? chunkBounds(m, pool.helpers + 1) : [0, m];
@@ -215,14 +182,17 @@ export class FactorisedTensor {
       (p): SlicesTaskInput => ({
         n,
         V,
+        c,
         sh,
         first: bounds[p]!,
-        mRe: mRe.slice(bounds[p]! * VV, bounds[p + 1]! * VV),
-        mIm: mIm.slice(bounds[p]! * VV, bounds[p + 1]! * VV),
+        // Rows 2s … of every G_v for the range's slices, and K.
+        G: this.gRe.map((g) => g.slice(2 * bounds[p]! * c, 2 * bounds[p + 1]! * c)),
+        K: this.K.data,
       }),
       () => {
         const count = bounds[1]!;
         const r = this.local;
+        gramRange(V, c, count, this.gRe, this.K.data, this.Z, this.Kv, mRe, mIm);
         sliceRange(n, V, sh, 0, count, mRe, mIm, r, this.hw);
         return [r];
       },
@@ -315,23 +285,80 @@ function sliceRangeOut(count: number, V: number): SliceRangeOut {
 export interface SlicesTaskInput {
   readonly n: number;
   readonly V: number;
+  readonly c: number;
   readonly sh: Shrinkage;
   /** Index of the range's first slice. */
   readonly first: number;
-  /** The range's M_s (count × V × V, upper triangles), split complex. */
-  readonly mRe: Float64Array;
-  readonly mIm: Float64Array;
+  /** (V,) rows 2·first … of G_v: the range's spectra ((2·count) × c each). */
+  readonly G: readonly Float64Array[];
+  /** K = F_catᵀF_cat (w × w). */
+  readonly K: Float64Array;
 }
 
-/** Step 4 for a range of slices on a helper: its terms' shares and R_s − I. */
+/** Steps 3–4 for a range of slices on a helper: its terms' shares and R_s − I. */
 export function slicesTask(input: SlicesTaskInput): SliceRangeOut[] {
-  const { n, V, sh, first, mRe, mIm } = input;
-  const count = mRe.length / (V * V);
+  const { n, V, c, sh, first, G, K } = input;
+  const count = G[0]!.length / (2 * c);
+  const w = V * c;
+  const mRe = new Float64Array(count * V * V);
+  const mIm = new Float64Array(count * V * V);
+  gramRange(V, c, count, G, K, new Float64Array(2 * count * w), new Float64Array(w * c), mRe, mIm);
   const r = sliceRangeOut(count, V);
   sliceRange(n, V, sh, first, count, mRe, mIm, r, hermWork(V));
   r.mRe = mRe;
   r.mIm = mIm;
   return [r];
+}
+
+/**
+ * Step 3 for `count` slices: M_s[u, v] = Σ_a conj(g_{u,s}[a])·(K_uv·g_{v,s})[a] for u ≤ v, from
+ * G_v's rows 2j, 2j + 1 (Re, Im of the range's slice j) at the start of `G[v]`, into
+ * [(j·V + u)·V + v] of mRe / mIm. Per view v one GEMM Z_v = G_v·K[0 … (v+1)c, v-block]ᵀ
+ * ((2·count) × (v+1)c, in `Z`; `Kv` holds the K block), then the c-term dot products with
+ * conj(g_{u,s}).
+ */
+function gramRange(
+  V: number,
+  c: number,
+  count: number,
+  G: readonly Float64Array[],
+  K: Float64Array,
+  Z: Float64Array,
+  Kv: Float64Array,
+  mRe: Float64Array,
+  mIm: Float64Array,
+): void {
+  const w = V * c;
+  for (let v = 0; v < V; v++) {
+    const rows = (v + 1) * c;
+    for (let p = 0; p < rows; p++)
+      for (let b = 0; b < c; b++) Kv[p * c + b] = K[p * w + v * c + b]!;
+    matmulTB(
+      { rows: 2 * count, cols: c, data: G[v]!.subarray(0, 2 * count * c) },
+      { rows, cols: c, data: Kv.subarray(0, rows * c) },
+      { rows: 2 * count, cols: rows, data: Z.subarray(0, 2 * count * rows) },
+    );
+    for (let u = 0; u <= v; u++) {
+      const g = G[u]!;
+      for (let s = 0; s < count; s++) {
+        let re = 0;
+        let im = 0;
+        const go = 2 * s * c;
+        const zr = 2 * s * rows + u * c;
+        const zi = zr + rows;
+        for (let a = 0; a < c; a++) {
+          const xr = g[go + a]!;
+          const xi = g[go + c + a]!;
+          const yr = Z[zr + a]!;
+          const yi = Z[zi + a]!;
+          re += xr * yr + xi * yi;
+          im += xr * yi - xi * yr;
+        }
+        mRe[(s * V + u) * V + v] = re;
+        mIm[(s * V + u) * V + v] = im;
+      }
+    }
+  }
 }
 
 /**
