@@ -5,8 +5,9 @@
  * helper t − 1. Each side keeps its views' `HViewSolver`s (their packed storage) for the whole
  * solve: a helper receives its views' graphs once, in the first pass's task, and afterwards per
  * pass q_v, F_cat (n × Vc), which it packs itself, and the T-step's spectra (≈ n·Vc + m·V²
- * values), from which it makes ΔP_v (n × Vc) of its views (the T-step's step 5 for them). Each view is computed by
- * the same code on either side, so the result has the same bits with or without helpers.
+ * values), from which it makes ΔP_v (n × Vc) of its views (the T-step's step 5 for them; this
+ * thread does the same for its own). Each view is computed by the same code on either side, so
+ * the result has the same bits with or without helpers.
  */
 import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
 import type { Csr, Mat } from '../../linalg/types';
