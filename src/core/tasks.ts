@@ -4,7 +4,7 @@
  */
 import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
 import { slicesTask, type SlicesTaskInput } from './solvers/cgl/tensor';
-import { hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
+import { endTask, hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './solvers/cgl/cgl';
 
 export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
@@ -12,6 +12,8 @@ export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
   ping: (input: unknown) => input,
   /** One pass of the CGL / CGMVC-NC H-step for the helper's views. */
   'cgl.hstep': (input: HStepTaskInput) => hstepTask(input),
+  /** The end of a CGL solve: the helper drops its session. */
+  'cgl.end': (token: number) => endTask(token),
   /** Some of a k-means call's replicates (k-means++ starts), from their streams' keys. */
   'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
   /** Step 4 of the CGL T-step (slice eigendecompositions, shrinkage) for a range of slices. */

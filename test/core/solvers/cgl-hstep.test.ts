@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { symEig } from '../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
 import { HStepOp, packFactor, topEigenpairs } from '../../../src/core/solvers/cgl/hstep';
+import { endTask, hstepTask } from '../../../src/core/solvers/cgl/hviews';
 import { maxDiff, naiveMul, randMat, transpose } from '../../helpers/mat';
 import { prng } from '../../helpers/prng';
 
@@ -146,5 +147,26 @@ describe('topEigenpairs', () => {
     for (let a = 0; a < c; a++)
       for (let b = 0; b < c; b++)
         expect(Math.abs(HtH.data[a * c + b]! - (a === b ? 1 : 0))).toBeLessThan(1e-13);
+  });
+});
+
+describe('helper task sessions (cgl.hstep / cgl.end)', () => {
+  it('a pass needs its session; the first pass sets it up, cgl.end drops it', () => {
+    const { S } = randSymCsr(40, 4, 9);
+    const q = new Float64Array(40).fill(1);
+    const base = { views: [0], q: [q], Fcat: null, spectra: null };
+    const setup = { L: [S], V: 1, c: 3, lambda: 0.5, eigTol: 1e-10 };
+    expect(() => hstepTask({ token: 901, ...base })).toThrow(/no session 901 on this helper/);
+    const [first] = hstepTask({ token: 901, setup, ...base });
+    expect(first!.vectors.rows).toBe(40);
+    expect(first!.vectors.cols).toBe(3);
+    // The session holds: a pass without setup works, and gives the same first-pass result.
+    const [again] = hstepTask({ token: 901, ...base });
+    expect(Array.from(again!.vectors.data)).toEqual(Array.from(first!.vectors.data));
+    // Another solve's end leaves it; its own end drops it.
+    endTask(902);
+    expect(() => hstepTask({ token: 901, ...base })).not.toThrow();
+    endTask(901);
+    expect(() => hstepTask({ token: 901, ...base })).toThrow(/no session 901/);
   });
 });

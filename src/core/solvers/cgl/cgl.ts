@@ -376,8 +376,9 @@ export function* cglIterate(
       break;
     }
   }
-  // The final state holds every ΔP_v.
+  // The final state holds every ΔP_v; the helpers' sessions are no longer needed.
   if (ft && last) ft.completeDeltaP(0);
+  hviews?.end();
   return {
     Fbar,
     H,

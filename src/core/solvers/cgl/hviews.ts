@@ -89,6 +89,12 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
   });
 }
 
+/** Ends the helper's session `token` (the task 'cgl.end'): its graphs and buffers can go. */
+export function endTask(token: number): number[] {
+  if (session?.token === token) session = null;
+  return [];
+}
+
 let tokens = 0;
 
 /** The solver thread's side: its own views' solvers and the helpers' shares. */
@@ -111,6 +117,21 @@ export class HStepViews {
     this.local = [];
     for (let v = 0; v < this.bounds[1]!; v++)
       this.local.push(new HViewSolver(L[v]!, v, c, lambda, eigTol));
+  }
+
+  /**
+   * Tells the helpers the solve is over (their sessions are dropped). A solve abandoned before
+   * its end leaves them until the next solve replaces them.
+   */
+  end(): void {
+    if (!this.started) return;
+    runChunks(
+      this.pool,
+      this.bounds.length - 1,
+      'cgl.end',
+      () => this.token,
+      () => [],
+    );
   }
 
   /**
