@@ -13,10 +13,18 @@ import { DATASETS, REPO } from '../io/paths';
 const HW = join(DATASETS, 'HW/HW.mat');
 
 function mvstudio(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return mvstudioWith({}, ...args);
+}
+
+function mvstudioWith(
+  env: Record<string, string>,
+  ...args: string[]
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(REPO, 'bin/mvstudio.mjs'), ...args], {
     cwd: REPO,
     encoding: 'utf8',
     timeout: 240_000,
+    env: { ...process.env, ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -146,5 +154,35 @@ describe('mvstudio compare', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ method: 'bsv', seeds: [0, 1] });
     expect(runs[0]!.metrics['ACC']!.mean).toBeGreaterThan(0.5);
+  });
+});
+
+describe('mvstudio run with helper threads', () => {
+  const SOURCES = join(DATASETS, 'CGL-benchmark/3Sources.mat');
+
+  it('one helper or none: the same objective trace and labels (cgmvc-nc, 3Sources)', async () => {
+    const runWith = (threads: string) => {
+      const r = mvstudioWith(
+        { MVSTUDIO_THREADS: threads },
+        ...['run', 'cgmvc-nc', SOURCES, '--lambda', '0.0769', '--rho', '1', '--json'],
+        ...['--out', out],
+      );
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Summary;
+    };
+    const one = runWith('0');
+    const two = runWith('1');
+    const a = await readRunBundle(one.bundle);
+    const b = await readRunBundle(two.bundle);
+    expect(b.objective).toEqual(a.objective);
+    expect(a.objective.length).toBeGreaterThan(40);
+    const labels = (s: Summary) => readFile(join(s.bundle, 'labels.csv'), 'utf8');
+    expect(await labels(two)).toBe(await labels(one));
+  });
+
+  it('a malformed MVSTUDIO_THREADS exits 2 naming the variable', () => {
+    const r = mvstudioWith({ MVSTUDIO_THREADS: 'two' }, 'run', 'bsv', HW, '--out', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/MVSTUDIO_THREADS must be a whole number of helper threads/);
   });
 });
