@@ -74,7 +74,35 @@ interface Helper {
   readonly worker: Worker;
   readonly port: MessagePort;
   readonly state: Int32Array;
+  /** Set from the worker's 'error' / 'exit' events (seen when this thread's event loop runs). */
   exited: string | null;
+  /** Why the helper cannot work; its tasks then run on the calling thread. */
+  broken: string | null;
+  /** The task in flight, kept to run it here should the helper turn out broken. */
+  pending: { readonly task: string; readonly input: unknown } | null;
+  /** The answer of a task run here, for the next `finish`. */
+  local: Reply | null;
+}
+
+/** Runs a task on this thread, over a structured clone of its input as a helper would. */
+function runHere(task: string, input: unknown): Reply {
+  try {
+    const fn = TASKS[task] as ((input: unknown) => unknown) | undefined;
+    if (!fn) throw new Error(`no task named '${task}'`);
+    return { ok: true, output: fn(structuredClone(input)) };
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    return { ok: false, name: err.name, message: err.message };
+  }
+}
+
+function unwrap(reply: Reply): unknown {
+  if (!reply.ok) {
+    const err = new Error(reply.message);
+    err.name = reply.name;
+    throw err;
+  }
+  return reply.output;
 }
 
 /**
@@ -98,6 +126,11 @@ export interface PoolOptions {
   readonly helpers?: number;
   /** The module a helper runs; it must call `runHelperIfThread`. Default: thread-entry.ts. */
   readonly entry?: URL;
+  /**
+   * Told once per helper that cannot work (it did not start, or stopped) and whose tasks now
+   * run on the calling thread. Default: a line on stderr.
+   */
+  readonly onBroken?: (message: string) => void;
 }
 
 /**
@@ -138,23 +171,39 @@ export function startThreadPool(options: PoolOptions = {}): ThreadPool | null {
     const worker = new Worker(script, { workerData: data, transferList: [port2], eval: true });
     worker.unref();
     port1.unref();
-    const helper: Helper = { worker, port: port1, state: new Int32Array(flag), exited: null };
+    const helper: Helper = {
+      worker,
+      port: port1,
+      state: new Int32Array(flag),
+      exited: null,
+      broken: null,
+      pending: null,
+      local: null,
+    };
     // Seen only when this thread gets back to its event loop (between runs); `finish` checks.
     worker.on('error', (e) => (helper.exited = e.message));
     worker.on('exit', (code) => (helper.exited ??= `exit code ${code}`));
     helpers.push(helper);
   }
+  const onBroken =
+    options.onBroken ?? ((message: string) => process.stderr.write(`mvstudio: ${message}\n`));
+  /** Marks helper h broken (once) with the reason its port or events give. */
+  const markBroken = (h: number, helper: Helper): void => {
+    if (helper.broken) return;
+    let reason = helper.exited;
+    for (let got = receiveMessageOnPort(helper.port); got; got = receiveMessageOnPort(helper.port))
+      reason ??= (got.message as { message?: string }).message ?? null;
+    helper.broken = reason ?? 'it stopped';
+    Atomics.store(helper.state, 0, IDLE);
+    onBroken(`helper thread ${h} cannot work (${helper.broken}); its work runs on one thread`);
+  };
+  const isDown = (helper: Helper): boolean =>
+    helper.exited !== null || Atomics.load(helper.state, 1) !== 0;
   const pool: ThreadPool & { stop(): Promise<void> } = {
     helpers: count,
     start(h, task, input, transfer) {
       const helper = helpers[h]!;
-      if (helper.exited) throw new Error(`helper thread ${h} has stopped (${helper.exited})`);
-      if (Atomics.load(helper.state, 1) !== 0) {
-        const got = receiveMessageOnPort(helper.port);
-        helper.exited = (got?.message as { message?: string } | undefined)?.message ?? 'failed';
-        throw new Error(`helper thread ${h}: ${helper.exited}`);
-      }
-      if (Atomics.load(helper.state, 0) !== IDLE) {
+      if (helper.local || Atomics.load(helper.state, 0) !== IDLE) {
         // A task nobody waited for (its caller was closed early, e.g. a cancelled run): wait
         // for it and drop its answer.
         try {
@@ -163,30 +212,37 @@ export function startThreadPool(options: PoolOptions = {}): ThreadPool | null {
           // Its error belongs to nobody either.
         }
       }
+      if (!helper.broken && isDown(helper)) markBroken(h, helper);
+      if (helper.broken) {
+        helper.local = runHere(task, input);
+        return;
+      }
+      helper.pending = { task, input };
       Atomics.store(helper.state, 0, BUSY);
       helper.worker.postMessage({ task, input }, transfer ?? []);
     },
     finish(h) {
       const helper = helpers[h]!;
+      if (helper.local) {
+        const reply = helper.local;
+        helper.local = null;
+        return unwrap(reply);
+      }
       // A helper that dies mid-task never raises the flag: wake up now and then to look.
-      while (Atomics.load(helper.state, 0) === BUSY && Atomics.load(helper.state, 1) === 0) {
+      while (Atomics.load(helper.state, 0) === BUSY && !isDown(helper))
         Atomics.wait(helper.state, 0, BUSY, 1000);
-        if (helper.exited) throw new Error(`helper thread ${h} stopped (${helper.exited})`);
+      const pending = helper.pending;
+      helper.pending = null;
+      if (Atomics.load(helper.state, 0) !== DONE) {
+        // The helper went down before answering: its task runs here (same code, same result).
+        markBroken(h, helper);
+        if (!pending) throw new Error(`helper thread ${h} has no task to finish`);
+        return unwrap(runHere(pending.task, pending.input));
       }
       const got = receiveMessageOnPort(helper.port);
       Atomics.store(helper.state, 0, IDLE);
-      if (Atomics.load(helper.state, 1) !== 0) {
-        helper.exited = (got?.message as { message?: string } | undefined)?.message ?? 'failed';
-        throw new Error(`helper thread ${h}: ${helper.exited}`);
-      }
       if (!got) throw new Error(`helper thread ${h} finished without an answer`);
-      const reply = got.message as Reply;
-      if (!reply.ok) {
-        const err = new Error(reply.message);
-        err.name = reply.name;
-        throw err;
-      }
-      return reply.output;
+      return unwrap(got.message as Reply);
     },
     async stop() {
       await Promise.all(helpers.map((x) => x.worker.terminate()));

@@ -196,19 +196,34 @@ describe('helper threads', () => {
 });
 
 describe('helper threads: start-up and settings', () => {
-  it('a helper whose entry cannot load fails the call with the reason (no hang)', async () => {
+  it('helpers whose entry cannot load: their tasks run on the calling thread, same results, said once', async () => {
+    const told: string[] = [];
     const p = startThreadPool({
-      helpers: 1,
+      helpers: 2,
       entry: new URL('./no-such-entry.ts', import.meta.url),
+      onBroken: (m) => told.push(m),
     })!;
     try {
-      expect(() => {
-        p.start(0, 'cgl.graphs', { views: [], neighbors: 1 });
-        p.finish(0);
-      }).toThrow(/helper thread 0: the helper thread did not start: .*no-such-entry/);
+      // A CGL solve over 3 "threads" whose helpers never start: same bits as on one thread
+      // (the H-step sessions of both helpers live side by side on this thread).
+      const views = viewsOf(200, [5, 6, 7], 4);
+      setThreadPool(null);
+      const serial = solve(buildGraphs(views, 8), 4, 2);
+      setThreadPool(p);
+      const fallback = solve(buildGraphs(views, 8), 4, 2);
+      expect(fallback.objective).toEqual(serial.objective);
+      for (let v = 0; v < 3; v++)
+        expect(Array.from(fallback.Fbar[v]!.data)).toEqual(Array.from(serial.Fbar[v]!.data));
+      // A task's own error still comes back as its error.
+      p.start(1, 'no.such.task', {});
+      expect(() => p.finish(1)).toThrow(/no task named 'no.such.task'/);
     } finally {
       await stopThreadPool();
     }
+    expect(told).toHaveLength(2);
+    expect(told[0]).toMatch(
+      /helper thread \d cannot work \(the helper thread did not start: .*no-such-entry.*\); its work runs on one thread/,
+    );
     expect(threadPool()).toBeNull();
   });
 

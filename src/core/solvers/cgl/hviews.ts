@@ -54,8 +54,13 @@ interface Session {
   readonly h: Float64Array;
 }
 
-/** The helper's session (one solve at a time per helper; a new token replaces it). */
-let session: Session | null = null;
+/**
+ * The helper's sessions, by token and views: one solve at a time (a new token replaces the
+ * others). More than one only when a pool runs the tasks of several broken helpers on one thread.
+ */
+const sessions = new Map<string, Session>();
+const sessionKey = (token: number, views: readonly number[]): string =>
+  `${token}:${views.join(',')}`;
 
 /** Runs one pass of the helper's views: the body of the task 'cgl.hstep'. */
 export function hstepTask(input: HStepTaskInput): HViewResult[] {
@@ -64,7 +69,8 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
     const n = L[0]!.rows;
     const w = V * c;
     const plan = createRealFftPlan(n);
-    session = {
+    for (const k of sessions.keys()) if (!k.startsWith(`${input.token}:`)) sessions.delete(k);
+    sessions.set(sessionKey(input.token, input.views), {
       token: input.token,
       views: input.views,
       V,
@@ -75,10 +81,10 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
       plan,
       work: new ColumnWork(),
       h: new Float64Array(2 * plan.bins * w),
-    };
+    });
   }
-  const s = session;
-  if (!s || s.token !== input.token) {
+  const s = sessions.get(sessionKey(input.token, input.views));
+  if (!s) {
     throw new Error(`cgl.hstep: no session ${input.token} on this helper (its setup was lost)`);
   }
   const sp = input.spectra;
@@ -91,7 +97,7 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
 
 /** Ends the helper's session `token` (the task 'cgl.end'): its graphs and buffers can go. */
 export function endTask(token: number): number[] {
-  if (session?.token === token) session = null;
+  for (const k of sessions.keys()) if (k.startsWith(`${token}:`)) sessions.delete(k);
   return [];
 }
 
