@@ -36,6 +36,18 @@ export function threadPool(): ThreadPool | null {
 }
 
 /**
+ * A zero-filled Float64Array of `length`, in shared memory when `shared` (and the platform has
+ * SharedArrayBuffer): what a solver hands to its helpers every pass, so that posting it to a
+ * helper shares it instead of copying it. The solver must not write it while a helper reads it.
+ */
+export function float64Array(length: number, shared: boolean): Float64Array {
+  if (shared && typeof SharedArrayBuffer === 'function') {
+    return new Float64Array(new SharedArrayBuffer(8 * length));
+  }
+  return new Float64Array(length);
+}
+
+/**
  * Splits items 0 … count − 1 into `parts` contiguous chunks as even as possible: chunk t is
  * [bounds[t], bounds[t + 1]).
  */

@@ -22,7 +22,7 @@ import { normalisedAffinity } from '../../graph/affinity';
 import { knn, type Knn } from '../../graph/knn';
 import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
-import { chunkBounds, runChunks, threadPool } from '../../parallel';
+import { chunkBounds, float64Array, runChunks, threadPool } from '../../parallel';
 import { HStepViews } from './hviews';
 import { matmulTA, matmulTB, spmm, symEig } from '../../linalg/kernels';
 import type { Csr, Mat } from '../../linalg/types';
@@ -280,8 +280,12 @@ export function* cglIterate(
   const H: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
   let Fbar: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
   let Fnext: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
-  const q = Array.from({ length: V }, () => new Float64Array(n));
-  const Fcat = zerosMat(n, w);
+  // What the helpers read every pass (q_v, F_cat; the T-step's spectra likewise) lives in
+  // shared memory when there are helpers: posting it shares it, nothing is copied. Written only
+  // between H-steps, while no helper works.
+  const shared = !dense && threadPool() !== null;
+  const q = Array.from({ length: V }, () => float64Array(n, shared));
+  const Fcat: Mat = { rows: n, cols: w, data: float64Array(n * w, shared) };
   const ft = dense ? null : new FactorisedTensor(n, V, c, threadPool());
   let T: Mat[] | null = null;
   // The factorised H-step's per-view solvers, split over the helper threads if a host has some.

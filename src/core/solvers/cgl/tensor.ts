@@ -20,7 +20,7 @@
  * Orientation: T_v(i, j) = 𝓣(j, v, i), as the reference reads it back (`shiftdim(·, 2)`).
  */
 import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
-import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
+import { chunkBounds, float64Array, runChunks, type ThreadPool } from '../../parallel';
 import { matmulTA, matmulTB, syrk, thinSvd } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
 import { hermEig, hermWork, type HermWork } from './herm';
@@ -133,15 +133,15 @@ export class FactorisedTensor {
     this.G = Array.from({ length: V }, () => ({
       rows: 2 * m,
       cols: c,
-      data: new Float64Array(2 * m * c),
+      data: float64Array(2 * m * c, pool !== null),
     }));
     this.gRe = this.G.map((g) => g.data);
     this.gIm = this.G.map((g) => g.data.subarray(c));
     this.K = { rows: w, cols: w, data: new Float64Array(w * w) };
     this.Kv = new Float64Array(w * c);
     this.Z = new Float64Array(2 * m * w);
-    this.mRe = new Float64Array(m * V * V);
-    this.mIm = new Float64Array(m * V * V);
+    this.mRe = float64Array(m * V * V, pool !== null);
+    this.mIm = float64Array(m * V * V, pool !== null);
     this.hw = hermWork(V);
     this.local = sliceRangeOut(m, V);
   }
@@ -185,8 +185,8 @@ export class FactorisedTensor {
         c,
         sh,
         first: bounds[p]!,
-        // Rows 2s … of every G_v for the range's slices, and K.
-        G: this.gRe.map((g) => g.slice(2 * bounds[p]! * c, 2 * bounds[p + 1]! * c)),
+        // Rows 2s … of every G_v for the range's slices (views of shared memory), and K.
+        G: this.gRe.map((g) => g.subarray(2 * bounds[p]! * c, 2 * bounds[p + 1]! * c)),
         K: this.K.data,
       }),
       () => {
