@@ -54,16 +54,7 @@ export function runHelperIfThread(): boolean {
   const { port, flag } = workerData;
   const state = new Int32Array(flag);
   parentPort.on('message', (m: { task: string; input: unknown }) => {
-    let reply: Reply;
-    try {
-      const fn = TASKS[m.task] as ((input: unknown) => unknown) | undefined;
-      if (!fn) throw new Error(`no task named '${m.task}'`);
-      reply = { ok: true, output: fn(m.input) };
-    } catch (e) {
-      const err = e instanceof Error ? e : new Error(String(e));
-      reply = { ok: false, name: err.name, message: err.message };
-    }
-    port.postMessage(reply);
+    port.postMessage(runTask(m.task, m.input));
     Atomics.store(state, 0, DONE);
     Atomics.notify(state, 0);
   });
@@ -84,16 +75,21 @@ interface Helper {
   local: Reply | null;
 }
 
-/** Runs a task on this thread, over a structured clone of its input as a helper would. */
-function runHere(task: string, input: unknown): Reply {
+/** Runs a task of `TASKS` on `input`; its error, if any, as a plain reply. */
+function runTask(task: string, input: unknown): Reply {
   try {
     const fn = TASKS[task] as ((input: unknown) => unknown) | undefined;
     if (!fn) throw new Error(`no task named '${task}'`);
-    return { ok: true, output: fn(structuredClone(input)) };
+    return { ok: true, output: fn(input) };
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
     return { ok: false, name: err.name, message: err.message };
   }
+}
+
+/** A task run on this thread, over a structured clone of its input as a helper would get. */
+function runHere(task: string, input: unknown): Reply {
+  return runTask(task, structuredClone(input));
 }
 
 function unwrap(reply: Reply): unknown {

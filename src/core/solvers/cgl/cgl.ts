@@ -381,7 +381,7 @@ export function* cglIterate(
     }
   }
   // The final state holds every ΔP_v; the helpers' sessions are no longer needed.
-  if (ft && last) ft.completeDeltaP(0);
+  if (ft && last) ft.completeDeltaP();
   hviews?.end();
   return {
     Fbar,

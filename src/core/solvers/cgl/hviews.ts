@@ -41,7 +41,6 @@ export interface HStepTaskInput {
 }
 
 interface Session {
-  readonly token: number;
   readonly views: readonly number[];
   readonly V: number;
   readonly c: number;
@@ -71,7 +70,6 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
     const plan = createRealFftPlan(n);
     for (const k of sessions.keys()) if (!k.startsWith(`${input.token}:`)) sessions.delete(k);
     sessions.set(sessionKey(input.token, input.views), {
-      token: input.token,
       views: input.views,
       V,
       c,

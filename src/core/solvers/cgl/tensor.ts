@@ -48,14 +48,14 @@ export interface TensorTerms {
   readonly kept: Float64Array;
 }
 
-function newTerms(V: number, m: number): TensorTerms {
+function newTerms(V: number, m: number, shared = false): TensorTerms {
   return {
     tensor: new Float64Array(V),
     penalty: 0,
     tubalRank: 0,
     maxPasses: 0,
-    sigma: new Float64Array(m * V),
-    kept: new Float64Array(m * V),
+    sigma: float64Array(m * V, shared),
+    kept: float64Array(m * V, shared),
   };
 }
 
@@ -112,7 +112,8 @@ export class FactorisedTensor {
   private readonly mIm: Float64Array;
   private readonly hw: HermWork;
   /** Step 4's per-slice shares of the terms for this thread's slices (at most m). */
-  private readonly local: SliceRangeOut;
+  /** Step 4's per-slice shares of the terms, m × V and m (filled in place, by helpers too). */
+  private readonly shares: SliceShares;
 
   constructor(
     readonly n: number,
@@ -129,7 +130,7 @@ export class FactorisedTensor {
       cols: w,
       data: new Float64Array(n * w),
     }));
-    this.terms = newTerms(V, m);
+    this.terms = newTerms(V, m, pool !== null);
     this.G = Array.from({ length: V }, () => ({
       rows: 2 * m,
       cols: c,
@@ -143,7 +144,12 @@ export class FactorisedTensor {
     this.mRe = float64Array(m * V * V, pool !== null);
     this.mIm = float64Array(m * V * V, pool !== null);
     this.hw = hermWork(V);
-    this.local = sliceRangeOut(m, V);
+    this.shares = {
+      tensor: float64Array(m * V, pool !== null),
+      penalty: float64Array(m, pool !== null),
+      sigma: this.terms.sigma,
+      kept: this.terms.kept,
+    };
   }
 
   /**
@@ -170,59 +176,49 @@ export class FactorisedTensor {
    * per slice and summed here in slice order, so the terms have the same bits either way.
    */
   private slices(sh: Shrinkage): void {
-    const { n, V, c, m, mRe, mIm } = this;
+    const { n, V, c, m, mRe, mIm, shares } = this;
     const t = this.terms;
     const pool = this.pool;
-    const bounds = pool && m >= SPLIT_SLICES ? chunkBounds(m, pool.helpers + 1) : [0, m];
+    // Helpers write their ranges in place, so only arrays in shared memory are split.
+    const split = pool !== null && m >= SPLIT_SLICES && isShared(mRe);
+    const bounds = split ? chunkBounds(m, pool.helpers + 1) : [0, m];
     const VV = V * V;
-    const parts = runChunks(
-      pool,
-      bounds.length - 1,
-      'cgl.slices',
-      (p): SlicesTaskInput => ({
+    const range = (p: number): SlicesTaskInput => {
+      const s0 = bounds[p]!;
+      const s1 = bounds[p + 1]!;
+      return {
         n,
         V,
         c,
         sh,
-        first: bounds[p]!,
-        // Rows 2s … of every G_v for the range's slices (views of shared memory), and K.
-        G: this.gRe.map((g) => g.subarray(2 * bounds[p]! * c, 2 * bounds[p + 1]! * c)),
+        first: s0,
+        G: this.gRe.map((g) => g.subarray(2 * s0 * c, 2 * s1 * c)),
         K: this.K.data,
-      }),
-      () => {
-        const count = bounds[1]!;
-        const r = this.local;
-        gramRange(V, c, count, this.gRe, this.K.data, this.Z, this.Kv, mRe, mIm);
-        sliceRange(n, V, sh, 0, count, mRe, mIm, r, this.hw);
-        return [r];
-      },
-    );
-    // Helpers' R_s − I and spectra back into place.
-    for (let p = 1; p < parts.length; p++) {
-      const r = parts[p]!;
-      const s0 = bounds[p]!;
-      const s1 = bounds[p + 1]!;
-      mRe.set(r.mRe!.subarray(0, (s1 - s0) * VV), s0 * VV);
-      mIm.set(r.mIm!.subarray(0, (s1 - s0) * VV), s0 * VV);
-    }
+        mRe: mRe.subarray(s0 * VV, s1 * VV),
+        mIm: mIm.subarray(s0 * VV, s1 * VV),
+        out: {
+          tensor: shares.tensor.subarray(s0 * V, s1 * V),
+          penalty: shares.penalty.subarray(s0, s1),
+          sigma: shares.sigma.subarray(s0 * V, s1 * V),
+          kept: shares.kept.subarray(s0 * V, s1 * V),
+        },
+      };
+    };
+    const parts = runChunks(pool, bounds.length - 1, 'cgl.slices', range, () => {
+      const r = range(0);
+      gramRange(V, c, bounds[1]!, r.G, r.K, this.Z, this.Kv, r.mRe, r.mIm);
+      return [sliceRange(n, V, sh, 0, bounds[1]!, r.mRe, r.mIm, r.out, this.hw)];
+    });
+    // The shares summed in slice order: the same bits however the slices were split.
     t.tensor.fill(0);
     t.penalty = 0;
-    t.tubalRank = 0;
-    t.maxPasses = 0;
-    for (let p = 0; p < parts.length; p++) {
-      const r = parts[p]!;
-      const s0 = bounds[p]!;
-      const count = bounds[p + 1]! - s0;
-      for (let j = 0; j < count; j++) {
-        t.penalty += r.penalty[j]!;
-        for (let v = 0; v < V; v++) t.tensor[v]! += r.tensor[j * V + v]!;
-      }
-      t.sigma.set(r.sigma.subarray(0, count * V), s0 * V);
-      t.kept.set(r.kept.subarray(0, count * V), s0 * V);
-      t.tubalRank = Math.max(t.tubalRank, r.rank);
-      t.maxPasses = Math.max(t.maxPasses, r.passes);
+    for (let s = 0; s < m; s++) {
+      t.penalty += shares.penalty[s]!;
+      for (let v = 0; v < V; v++) t.tensor[v]! += shares.tensor[s * V + v]!;
     }
     t.penalty /= n;
+    t.tubalRank = Math.max(...parts.map((r) => r.rank));
+    t.maxPasses = Math.max(...parts.map((r) => r.passes));
   }
 
   /** ΔP_v (step 5) from this step's spectra (`deltaPInto`); returns it. */
@@ -236,9 +232,9 @@ export class FactorisedTensor {
     return { G: this.gRe, mRe: this.mRe, mIm: this.mIm };
   }
 
-  /** Fills ΔP_v for v = from … V − 1, which the last `step` left to others. */
-  completeDeltaP(from: number): void {
-    for (let v = from; v < this.V; v++) this.deltaP(v);
+  /** Fills every ΔP_v from the last `step` (which left them to the next H-step). */
+  completeDeltaP(): void {
+    for (let v = 0; v < this.V; v++) this.deltaP(v);
   }
 
   /** Y (n × b) = T_v·X for X (n × b): F̄_v(F̄_vᵀX) + ΔP_v(F_catᵀX). For tests and checks. */
@@ -255,33 +251,30 @@ export class FactorisedTensor {
 /** Fewest slices worth splitting step 4 over helper threads (one round trip each per pass). */
 const SPLIT_SLICES = 256;
 
-/** What step 4 yields for a range of slices, per slice (in the range's order). */
-export interface SliceRangeOut {
+/** Step 4's per-slice outputs for a range of slices, at j = s − first. */
+export interface SliceShares {
   /** count × V: the slice's share of ½‖T_v − F̄_vF̄_vᵀ‖² (before the sum over slices). */
   readonly tensor: Float64Array;
   /** count: the slice's share of the penalty (times n). */
   readonly penalty: Float64Array;
+  /** count × V: σ and σ'. */
   readonly sigma: Float64Array;
   readonly kept: Float64Array;
-  rank: number;
-  passes: number;
-  /** A helper's R_s − I for its range (the solver's thread writes over its own M_s instead). */
-  mRe?: Float64Array;
-  mIm?: Float64Array;
 }
 
-function sliceRangeOut(count: number, V: number): SliceRangeOut {
-  return {
-    tensor: new Float64Array(count * V),
-    penalty: new Float64Array(count),
-    sigma: new Float64Array(count * V),
-    kept: new Float64Array(count * V),
-    rank: 0,
-    passes: 0,
-  };
+/** Largest number of singular values kept, and of t-Gamma passes, over a range of slices. */
+export interface SliceRangeMax {
+  readonly rank: number;
+  readonly passes: number;
 }
 
-/** Input of the helper task 'cgl.slices' (`core/tasks.ts`). */
+const isShared = (a: Float64Array): boolean =>
+  typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;
+
+/**
+ * Input of the helper task 'cgl.slices' (`core/tasks.ts`): views of the solver's shared arrays
+ * for one range of slices, which the task reads (G, K) and fills (M_s then R_s − I, `out`).
+ */
 export interface SlicesTaskInput {
   readonly n: number;
   readonly V: number;
@@ -293,21 +286,25 @@ export interface SlicesTaskInput {
   readonly G: readonly Float64Array[];
   /** K = F_catᵀF_cat (w × w). */
   readonly K: Float64Array;
+  /** count × V × V, split complex: M_s, then R_s − I. */
+  readonly mRe: Float64Array;
+  readonly mIm: Float64Array;
+  readonly out: SliceShares;
 }
 
-/** Steps 3–4 for a range of slices on a helper: its terms' shares and R_s − I. */
-export function slicesTask(input: SlicesTaskInput): SliceRangeOut[] {
-  const { n, V, c, sh, first, G, K } = input;
+/** A helper's scratch for `gramRange`, kept from pass to pass (grown when a range needs more). */
+let gramScratch = { Z: new Float64Array(0), Kv: new Float64Array(0) };
+
+/** Steps 3–4 for a range of slices on a helper, in place (see `SlicesTaskInput`). */
+export function slicesTask(input: SlicesTaskInput): SliceRangeMax[] {
+  const { n, V, c, sh, first, G, K, mRe, mIm, out } = input;
   const count = G[0]!.length / (2 * c);
   const w = V * c;
-  const mRe = new Float64Array(count * V * V);
-  const mIm = new Float64Array(count * V * V);
-  gramRange(V, c, count, G, K, new Float64Array(2 * count * w), new Float64Array(w * c), mRe, mIm);
-  const r = sliceRangeOut(count, V);
-  sliceRange(n, V, sh, first, count, mRe, mIm, r, hermWork(V));
-  r.mRe = mRe;
-  r.mIm = mIm;
-  return [r];
+  if (gramScratch.Z.length < 2 * count * w || gramScratch.Kv.length < w * c) {
+    gramScratch = { Z: new Float64Array(2 * count * w), Kv: new Float64Array(w * c) };
+  }
+  gramRange(V, c, count, G, K, gramScratch.Z, gramScratch.Kv, mRe, mIm);
+  return [sliceRange(n, V, sh, first, count, mRe, mIm, out, hermWork(V))];
 }
 
 /**
@@ -363,8 +360,7 @@ function gramRange(
 
 /**
  * Step 4 for slices first … first + count − 1, whose M_s (upper triangle) are at
- * [(j·V + u)·V + v] of mRe / mIm for j = s − first (the solver's thread passes its whole
- * arrays, first = 0): eigendecomposition, shrinkage, each slice's shares of the terms into
+ * [(j·V + u)·V + v] of mRe / mIm for j = s − first (views of the range): eigendecomposition, shrinkage, each slice's shares of the terms into
  * `out` at j, and R_s − I (both triangles) written over M_s.
  */
 function sliceRange(
@@ -375,9 +371,9 @@ function sliceRange(
   count: number,
   mRe: Float64Array,
   mIm: Float64Array,
-  out: SliceRangeOut,
+  out: SliceShares,
   hw: HermWork,
-): void {
+): SliceRangeMax {
   const aRe = new Float64Array(V * V);
   const aIm = new Float64Array(V * V);
   const sig = new Float64Array(V);
@@ -385,8 +381,8 @@ function sliceRange(
   const diff = new Float64Array(V);
   const ratio = new Float64Array(V);
   const one: SliceShrink = { rank: 0, penalty: 0, passes: 0 };
-  out.rank = 0;
-  out.passes = 0;
+  let rank = 0;
+  let passes = 0;
   for (let j = 0; j < count; j++) {
     const s = first + j;
     const o = j * V * V;
@@ -407,8 +403,8 @@ function sliceRange(
     shrinkSlice(sh, sig, V, kept, diff, one);
     const ws = conjugateWeight(s, n);
     out.penalty[j] = penaltyWeight(sh, s, n) * one.penalty;
-    out.rank = Math.max(out.rank, one.rank);
-    out.passes = Math.max(out.passes, one.passes);
+    rank = Math.max(rank, one.rank);
+    passes = Math.max(passes, one.passes);
     for (let i = 0; i < V; i++) {
       out.sigma[j * V + i] = sig[i]!;
       out.kept[j * V + i] = kept[i]!;
@@ -445,6 +441,7 @@ function sliceRange(
         mIm[o + v * V + u] = u === v ? 0 : im;
       }
   }
+  return { rank, passes };
 }
 
 /** What ΔP_v is made of (`FactorisedTensor.spectra`): plain arrays, for a helper thread too. */
