@@ -661,12 +661,18 @@ function packPanelB4(
         dst[o + 2] = b[s2++]!;
         dst[o + 3] = b[s3++]!;
       }
+    } else if (!transB) {
+      // An edge sliver (1 to 3 columns), zero-padded: c = 10 columns, CGL's blocks, end in one.
+      for (let p = 0, s = offset + p0 * ldb + cj; p < kb; p++, o += NRW, s += ldb) {
+        dst[o] = b[s]!;
+        dst[o + 1] = cols > 1 ? b[s + 1]! : 0;
+        dst[o + 2] = cols > 2 ? b[s + 2]! : 0;
+        dst[o + 3] = 0;
+      }
     } else {
       for (let p = 0; p < kb; p++, o += NRW) {
-        for (let t = 0; t < NRW; t++) {
-          const src = offset + (transB ? (cj + t) * ldb + p0 + p : (p0 + p) * ldb + cj + t);
-          dst[o + t] = t < cols ? b[src]! : 0;
-        }
+        for (let t = 0; t < NRW; t++)
+          dst[o + t] = t < cols ? b[offset + (cj + t) * ldb + p0 + p]! : 0;
       }
     }
   }

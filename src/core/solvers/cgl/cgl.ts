@@ -42,7 +42,7 @@ export interface CglOptions {
   readonly minIterations: number;
   readonly tolerance: number;
   readonly path: CglPath;
-  /** Relative residual tolerance of the H-step eigensolver (factorised path). */
+  /** Relative residual tolerance of the H-step eigensolver (factorised path); default 1e-11. */
   readonly eigTol?: number;
 }
 
@@ -274,7 +274,7 @@ export function* cglIterate(
   const V = L.length;
   const w = V * c;
   const { lambda, shrinkage } = o;
-  const eigTol = o.eigTol ?? 1e-12;
+  const eigTol = o.eigTol ?? 1e-11;
   const dense = o.path === 'dense';
   const Ld = dense ? L.map(denseOf) : null;
   const H: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));

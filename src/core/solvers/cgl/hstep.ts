@@ -23,7 +23,7 @@ import {
   symEig,
   type PackedLhs,
 } from '../../linalg/kernels';
-import { orthonormalise, orthWork } from '../../linalg/orth';
+import { orthonormalise, orthWork, type OrthWork } from '../../linalg/orth';
 import type { Csr, Mat } from '../../linalg/types';
 
 /** An n × w factor packed both ways for `gemmPacked`: as the left operand and transposed. */
@@ -50,10 +50,6 @@ export function packFactor(A: Mat, reuse?: PackedFactor | null): PackedFactor {
 export class HStepOp implements SymOp {
   readonly n: number;
   private readonly graph: SymOp;
-  private xq = new Float64Array(0);
-  private yq = new Float64Array(0);
-  private t1 = new Float64Array(0);
-  private t2 = new Float64Array(0);
 
   constructor(
     L: Csr,
@@ -64,32 +60,34 @@ export class HStepOp implements SymOp {
     private readonly c: number,
     private readonly A: PackedFactor,
     private readonly B: PackedFactor,
+    /** Buffers the products work in (grown as needed): a solver passes the same every pass. */
+    private readonly scratch: OpScratch = opScratch(),
   ) {
     this.n = L.rows;
     this.graph = csrOp(L);
   }
 
   apply(X: Mat, Y: Mat): void {
-    const { n, q, lambda, A, B } = this;
+    const { n, q, lambda, A, B, scratch: sc } = this;
     const b = X.cols;
     const w = A.trans.m;
-    if (this.xq.length < n * b) {
-      this.xq = new Float64Array(n * b);
-      this.yq = new Float64Array(n * b);
+    if (sc.xq.length < n * b) {
+      sc.xq = new Float64Array(n * b);
+      sc.yq = new Float64Array(n * b);
     }
-    if (this.t1.length < w * b) {
-      this.t1 = new Float64Array(w * b);
-      this.t2 = new Float64Array(w * b);
+    if (sc.t1.length < w * b) {
+      sc.t1 = new Float64Array(w * b);
+      sc.t2 = new Float64Array(w * b);
     }
     const x = X.data;
-    const xq = this.xq;
+    const xq = sc.xq;
     for (let i = 0; i < n; i++) {
       const qi = q[i]!;
       for (let j = i * b; j < (i + 1) * b; j++) xq[j] = qi * x[j]!;
     }
     const Xq: Mat = { rows: n, cols: b, data: xq.subarray(0, n * b) };
-    const T1: Mat = { rows: w, cols: b, data: this.t1.subarray(0, w * b) };
-    const T2: Mat = { rows: w, cols: b, data: this.t2.subarray(0, w * b) };
+    const T1: Mat = { rows: w, cols: b, data: sc.t1.subarray(0, w * b) };
+    const T2: Mat = { rows: w, cols: b, data: sc.t2.subarray(0, w * b) };
     gemmPacked(A.trans, Xq, T1);
     gemmPacked(B.trans, Xq, T2);
     // T₂ ← K₁ = ½T₂ + ½E_vE_vᵀT₁, T₁ ← K₂ = ½T₁.
@@ -102,7 +100,7 @@ export class HStepOp implements SymOp {
       t2[p] = 0.5 * t2[p]! + (p >= lo && p < hi ? h : 0);
       t1[p] = h;
     }
-    const Yq: Mat = { rows: n, cols: b, data: this.yq.subarray(0, n * b) };
+    const Yq: Mat = { rows: n, cols: b, data: sc.yq.subarray(0, n * b) };
     gemmPacked(A.plain, T2, Yq);
     gemmPacked(B.plain, T1, Yq, { beta: 1 });
     this.graph.apply(X, Y);
@@ -125,6 +123,41 @@ export class HStepOp implements SymOp {
    * another product with L.
    */
   lastTrace = NaN;
+}
+
+/** `HStepOp`'s buffers: Q·X and its product (n × b), T₁ and T₂ (w × b). */
+export interface OpScratch {
+  xq: Float64Array;
+  yq: Float64Array;
+  t1: Float64Array;
+  t2: Float64Array;
+}
+
+export const opScratch = (): OpScratch => ({
+  xq: new Float64Array(0),
+  yq: new Float64Array(0),
+  t1: new Float64Array(0),
+  t2: new Float64Array(0),
+});
+
+/**
+ * The fast path's blocks (n × c each), kept by a caller that solves many eigenproblems of one
+ * size (the H-step, every pass): large typed arrays allocated and dropped on every call cost
+ * more than the arithmetic on them once a second thread does the same (on HW, measured: each
+ * view's H-step ≈ 2× slower with both threads allocating).
+ */
+export interface FastWork {
+  readonly X: Mat;
+  readonly Y: Mat;
+  readonly S2: Mat;
+  readonly Xr: Mat;
+  readonly Yr: Mat;
+  readonly orth: OrthWork;
+}
+
+export function fastWork(n: number, c: number): FastWork {
+  const block = (): Mat => ({ rows: n, cols: c, data: new Float64Array(n * c) });
+  return { X: block(), Y: block(), S2: block(), Xr: block(), Yr: block(), orth: orthWork(c) };
 }
 
 export interface TopEig {
@@ -162,16 +195,17 @@ export function topEigenpairs(
   bounds: { lower: number; upper: number } | null,
   /** The first product after which the Ritz pairs are tested (1: test the start block too). */
   checkFrom = 1,
+  /**
+   * The fast path's blocks (`fastWork(n, c)`), reused from call to call; the vectors returned
+   * are then its `Xr`, valid until the next call with it.
+   */
+  fw?: FastWork,
 ): TopEig {
   const n = op.n;
   if (X0 && 2 * c < n) {
-    const X: Mat = { rows: n, cols: c, data: Float64Array.from(X0.data) };
-    const Y: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
-    const S2: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
-    const work = orthWork(c);
+    const { X, Y, S2, Xr, Yr, orth: work } = fw ?? fastWork(n, c);
+    X.data.set(X0.data);
     // Ritz blocks X·Φ (returned on convergence) and Y·Φ, written in place every iteration.
-    const Xr: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
-    const Yr: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
     let prev = Infinity;
     for (let it = 1; it <= MAX_FAST; it++) {
       op.apply(X, Y);
@@ -255,7 +289,7 @@ export function topEigenpairs(
 
 /** One view's H-step outcome (factorised path). */
 export interface HViewResult {
-  /** (n, c) H_v, eigenvalues descending. */
+  /** (n, c) H_v, eigenvalues descending: the solver's storage, valid until its next solve. */
   readonly vectors: Mat;
   readonly products: number;
   readonly converged: boolean;
@@ -271,6 +305,8 @@ export interface HViewResult {
 export class HViewSolver {
   private packedDP: PackedFactor | null = null;
   private readonly X0: Mat;
+  private readonly scratch = opScratch();
+  private readonly fw: FastWork;
 
   constructor(
     readonly L: Csr,
@@ -280,6 +316,7 @@ export class HViewSolver {
     private readonly eigTol: number,
   ) {
     this.X0 = { rows: L.rows, cols: c, data: new Float64Array(L.rows * c) };
+    this.fw = fastWork(L.rows, c);
   }
 
   /**
@@ -302,7 +339,7 @@ export class HViewSolver {
     if (!first) {
       const w = Fcat.cols;
       this.packedDP = packFactor(dP!, this.packedDP);
-      op = new HStepOp(L, lambda, q, v, c, packedFcat!, this.packedDP);
+      op = new HStepOp(L, lambda, q, v, c, packedFcat!, this.packedDP, this.scratch);
       // Spectrum bounds: ‖Q·ΔP_v‖_F·‖Q·F_cat‖_F bounds ½(B·Aᵀ + A·Bᵀ) (with Q on both sides) in
       // norm, ½‖Q·F̄_v‖²_F the positive semidefinite ½QF̄_vF̄_vᵀQ.
       const dp = dP!.data;
@@ -348,6 +385,7 @@ export class HViewSolver {
       this.eigTol,
       { lower: -shift, upper },
       2,
+      this.fw,
     );
     // The fast path's Ritz vectors rotate the block of the last product: its tr(XᵀLX) holds.
     const trace = !r.fallback && op instanceof HStepOp ? op.lastTrace : NaN;
