@@ -108,6 +108,7 @@ export function gemmStrided(
   if (alpha === 1 && beta === 0 && k > 0 && m > 0 && n > 0) {
     const w = wasmKernel();
     if (w) {
+      if (!transB && tallProduct(w, m, n, k, A, transA, B, C, true)) return;
       productWasm(w, m, n, k, 1, A, transA, B, transB, C, false, true);
       return;
     }
@@ -146,7 +147,10 @@ export function syrk(A: Mat, out?: Mat): Mat {
   const c = C.data;
   c.fill(0, 0, k * k);
   const a: Strided = { data: A.data, offset: 0, ld: k };
-  if (A.rows > 0) product(k, k, A.rows, 1, a, true, a, false, { data: c, offset: 0, ld: k }, true);
+  const w = A.rows > 0 ? wasmKernel() : null;
+  const cs: Strided = { data: c, offset: 0, ld: k };
+  if (w && tallProduct(w, k, k, A.rows, a, true, a, cs, false)) return C;
+  if (A.rows > 0) product(k, k, A.rows, 1, a, true, a, false, cs, true);
   for (let i = 1; i < k; i++) for (let j = 0; j < i; j++) c[i * k + j] = c[j * k + i]!;
   return C;
 }
@@ -426,6 +430,9 @@ const SLOTS = 4;
 interface WasmKernel {
   /** gemm.wat's `block(pa, pb, pc, mb, nb, kb, ldc, lim, acc)`, see there. */
   readonly block: (...args: number[]) => void;
+  /** gemm.wat's tall-skinny kernels `ta(pa, pb, pt, n, ka, kb)` and `nn(pa, pm, pc, n, k, kb)`. */
+  readonly ta: (...args: number[]) => void;
+  readonly nn: (...args: number[]) => void;
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   /** A view of the whole memory, renewed when it grows. */
   f64: Float64Array;
@@ -491,8 +498,9 @@ function instantiateWasm(): WasmKernel | null {
       maximum: Math.ceil((W_R + RESIDENT_MAX) / PAGE),
     });
     const instance = new api.Instance(new api.Module(GEMM_WASM), { env: { memory } });
-    const block = instance.exports.block;
-    if (typeof block !== 'function') return null;
+    const { block, ta, nn } = instance.exports;
+    if (typeof block !== 'function' || typeof ta !== 'function' || typeof nn !== 'function')
+      return null;
     const f64 = new Float64Array(memory.buffer);
     const slots = Array.from({ length: SLOTS }, () => ({
       owner: null,
@@ -500,7 +508,16 @@ function instantiateWasm(): WasmKernel | null {
       bytes: 0,
       used: 0,
     }));
-    return { block: block as WasmKernel['block'], memory, f64, slots, top: W_R, clock: 0 };
+    return {
+      block: block as WasmKernel['block'],
+      ta: ta as WasmKernel['ta'],
+      nn: nn as WasmKernel['nn'],
+      memory,
+      f64,
+      slots,
+      top: W_R,
+      clock: 0,
+    };
   } catch {
     return null;
   }
@@ -621,6 +638,81 @@ function productWasm(
       }
     }
   }
+}
+
+/** Largest short side, and shortest long side, of the products `tallProduct` takes. */
+const TALL_MAX = 16;
+const TALL_MIN = 64;
+/** Rows of A (and C) per call of `nn`, so that a chunk fits the B panel's region. */
+const NN_ROWS = 4096;
+
+/**
+ * The tall-skinny products on gemm.wat's `ta` / `nn` (returns false, doing nothing, for any
+ * other shape): C (m×n) = Aᵀ·B with A (k×m), B (k×n), m, n ≤ 16 ≤ 64 ≤ k (transA), or
+ * C = A·B with A (m×k), B (k×n), k, n ≤ 16, m ≥ 64; operands contiguous (ld = columns). Rows are
+ * copied into the B panel's region of the memory as they are (the packing these shapes would
+ * need costs more than their arithmetic). Aᵀ·B goes in chunks of KP rows, each summed from +0 and
+ * then written (`assign`) or added into C, as `productWasm` sums a depth of k: the same bits as
+ * the packed path, so results do not depend on which path ran.
+ */
+function tallProduct(
+  w: WasmKernel,
+  m: number,
+  n: number,
+  k: number,
+  A: Strided,
+  transA: boolean,
+  B: Strided,
+  C: Strided,
+  assign: boolean,
+): boolean {
+  const { data: c, offset: c0, ld: ldc } = C;
+  const ldp = (n + 7) & ~7;
+  if (transA) {
+    if (m > TALL_MAX || n > TALL_MAX || k < TALL_MIN || A.ld !== m || B.ld !== n) return false;
+    // A chunk of A and of B, each followed by 8 readable f64 (the kernel reads past their ends).
+    const aAt = W_B;
+    const bAt = aAt + 8 * (KP * m + 8);
+    reserve(w, bAt + 8 * (KP * n + 8));
+    const mem = w.f64;
+    const t0 = W_T / 8;
+    for (let q0 = 0; q0 < k; q0 += KP) {
+      const kq = Math.min(KP, k - q0);
+      mem.set(A.data.subarray(A.offset + q0 * m, A.offset + (q0 + kq) * m), aAt / 8);
+      mem.fill(0, aAt / 8 + kq * m, aAt / 8 + kq * m + 8);
+      mem.set(B.data.subarray(B.offset + q0 * n, B.offset + (q0 + kq) * n), bAt / 8);
+      mem.fill(0, bAt / 8 + kq * n, bAt / 8 + kq * n + 8);
+      w.ta(aAt, bAt, W_T, kq, m, n);
+      for (let i = 0; i < m; i++) {
+        const r = c0 + i * ldc;
+        const t = t0 + i * ldp;
+        if (assign && q0 === 0) for (let j = 0; j < n; j++) c[r + j] = mem[t + j]!;
+        else for (let j = 0; j < n; j++) c[r + j]! += mem[t + j]!;
+      }
+    }
+    return true;
+  }
+  if (k > TALL_MAX || n > TALL_MAX || m < TALL_MIN || A.ld !== k || B.ld !== n) return false;
+  // B zero-padded to ldp columns at W_T; chunks of A and of C (n per row, one f64 of room after
+  // the last) in the B panel's region.
+  const aAt = W_B;
+  const cAt = aAt + 8 * NN_ROWS * k;
+  reserve(w, cAt + 8 * (NN_ROWS * n + 8));
+  const mem = w.f64;
+  const mAt = W_T / 8;
+  mem.fill(0, mAt, mAt + k * ldp);
+  for (let p = 0; p < k; p++)
+    for (let j = 0; j < n; j++) mem[mAt + p * ldp + j] = B.data[B.offset + p * n + j]!;
+  for (let i0 = 0; i0 < m; i0 += NN_ROWS) {
+    const rows = Math.min(NN_ROWS, m - i0);
+    mem.set(A.data.subarray(A.offset + i0 * k, A.offset + (i0 + rows) * k), aAt / 8);
+    w.nn(aAt, W_T, cAt, rows, k, n);
+    const out = mem.subarray(cAt / 8, cAt / 8 + rows * n);
+    if (ldc === n) c.set(out, c0 + i0 * n);
+    else
+      for (let i = 0; i < rows; i++) c.set(out.subarray(i * n, (i + 1) * n), c0 + (i0 + i) * ldc);
+  }
+  return true;
 }
 
 /**

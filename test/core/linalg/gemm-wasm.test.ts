@@ -268,3 +268,108 @@ describe('fallback to the TypeScript kernel', () => {
     expect(Array.from(C.data)).toEqual(Array.from(ref.data));
   });
 });
+
+/**
+ * The tall-skinny kernels (gemm.wat's `ta` and `nn`), which the wasm backend takes for Aᵀ·B and
+ * syrk with both short sides ≤ 16 over ≥ 64 rows, and for A·B with k, n ≤ 16 over ≥ 64 rows: the
+ * bits of the packed wasm path they replace (each entry summed from +0 over each KP = 1024 rows
+ * of depth, in order, the chunks' sums added in order: `chunked` below), and so of the triple
+ * loop and of the TypeScript backend where the depth fits one KC slice; depths across the
+ * chunks, widths across the kernels' column groups (8, then 2 at a time), and what lies around
+ * a strided `out`.
+ */
+describe('tall-skinny products', () => {
+  const KP = 1024;
+  /** Aᵀ·B (A rows × a, B rows × b) summed as the wasm path sums a depth beyond one KP chunk. */
+  function chunked(A: Mat, B: Mat): Mat {
+    const a = A.cols;
+    const b = B.cols;
+    const C = { rows: a, cols: b, data: new Float64Array(a * b) };
+    for (let i = 0; i < a; i++)
+      for (let j = 0; j < b; j++) {
+        let total = 0;
+        for (let q0 = 0; q0 < A.rows; q0 += KP) {
+          let s = 0;
+          for (let r = q0; r < Math.min(A.rows, q0 + KP); r++) s += at(A, r, i) * at(B, r, j);
+          total = q0 === 0 ? s : total + s;
+        }
+        C.data[i * b + j] = total;
+      }
+    return C;
+  }
+  const bits = (X: Mat): number[] => Array.from(X.data);
+
+  it('Aᵀ·B and syrk: the bits of the packed path (KP-row chunks), of ts within one KC slice', () => {
+    let seed = 300;
+    for (const rows of [64, 256, 1023, 1024, 1025, 2500]) {
+      for (const [a, b] of [
+        [1, 1],
+        [3, 10],
+        [10, 10],
+        [7, 16],
+        [16, 9],
+        [16, 16],
+      ] as [number, number][]) {
+        const A = randMat(rows, a, seed++);
+        const B = randMat(rows, b, seed++);
+        expect(bits(matmulTA(A, B))).toEqual(bits(chunked(A, B)));
+        const S = syrk(B);
+        expect(bits(S)).toEqual(bits(chunked(B, B)));
+        if (rows <= KC) {
+          expect(bits(matmulTA(A, B))).toEqual(bits(on('ts', () => matmulTA(A, B))));
+          expect(bits(S)).toEqual(bits(on('ts', () => syrk(B))));
+        }
+        withinBound(matmulTA(A, B), naiveMul(transpose(A), B), A, B);
+      }
+    }
+  });
+
+  it('A·B: the bits of the triple loop (depth ≤ 16) and of ts, rows across 4096-row chunks', () => {
+    let seed = 400;
+    for (const rows of [64, 65, 4096, 5000]) {
+      for (const [k, n] of [
+        [1, 1],
+        [2, 7],
+        [10, 10],
+        [16, 13],
+        [9, 16],
+        [5, 3],
+      ] as [number, number][]) {
+        const A = randMat(rows, k, seed++);
+        const B = randMat(k, n, seed++);
+        const C = matmul(A, B);
+        expect(bits(C)).toEqual(bits(naiveMul(A, B)));
+        expect(bits(C)).toEqual(bits(on('ts', () => matmul(A, B))));
+      }
+    }
+  });
+
+  it('writes a strided out exactly in its block (A·B and Aᵀ·B)', () => {
+    const A = randMat(200, 10, 1);
+    const view = (X: Mat): { data: Float64Array; offset: number; ld: number } => ({
+      data: X.data,
+      offset: 0,
+      ld: X.cols,
+    });
+    // op(A)·B into columns col0 … of a NaN-filled rows × ld matrix: the block equals ref (to
+    // 1e-12 of it), everything around it is still NaN.
+    const check = (transA: boolean, B: Mat, ref: Mat, ld: number, col0: number): void => {
+      const out = new Float64Array(ref.rows * ld).fill(Number.NaN);
+      gemmStrided(ref.rows, ref.cols, B.rows, 1, view(A), transA, view(B), false, 0, {
+        data: out,
+        offset: col0,
+        ld,
+      });
+      for (let i = 0; i < ref.rows; i++)
+        for (let j = 0; j < ld; j++) {
+          const v = out[i * ld + j]!;
+          if (j < col0 || j >= col0 + ref.cols) expect(v).toBeNaN();
+          else expect(Math.abs(v - at(ref, i, j - col0))).toBeLessThanOrEqual(1e-12 * Math.abs(v));
+        }
+    };
+    const M = randMat(10, 7, 2);
+    check(false, M, naiveMul(A, M), 12, 3);
+    const B = randMat(200, 5, 3);
+    check(true, B, naiveMul(transpose(A), B), 9, 2);
+  });
+});

@@ -20,6 +20,25 @@
 ;; separate IEEE operations (no fused multiply-add), added in the order p = 0, 1, ..., kb − 1 onto
 ;; the tile's previous value, so a sum over several calls with acc set is the plain sequential
 ;; dot product.
+;;
+;; Two kernels for tall-skinny products, on row-major data copied in unpacked (gemm.ts uses them
+;; when both small dimensions are at most 16 and the long one is at least 64: the Rayleigh–Ritz
+;; and Cholesky-QR steps of the block eigensolvers, where packing cost more than the arithmetic):
+;;
+;; ta(pa, pb, pt, n, ka, kb): T ← Aᵀ·B for A (n × ka, ka f64 per row) at pa and B (n × kb) at pb;
+;; T (ka rounded up to even rows, ldt = kb rounded up to 8 f64 per row) at pt. Rows of T go in
+;; pairs and columns 8 at a time (four f64x2 per row) while more than 6 remain, then 2 at a time:
+;; per sample one splat of each of the two A values and one load per pair of B columns. Reads up
+;; to 8 f64 past B's end and 1 past A's (the caller leaves them readable); lanes past ka or kb
+;; land in T's padding only. Each entry is summed from +0 in the order i = 0 … n − 1, products and
+;; sums separate IEEE operations: the `block` kernel's sum over the same n, bit for bit.
+;;
+;; nn(pa, pm, pc, n, k, kb): C ← A·M for A (n × k, k f64 per row) at pa and M (k × ldm, ldm = kb
+;; rounded up to 8, zero-padded) at pm; C (n × kb) at pc. Per row, columns 8 at a time (four
+;; f64x2 accumulators) while more than 6 remain, then 2 at a time, each summed from +0 in the
+;; order a = 0 … k − 1: the plain loop's bits for k ≤ 256, as `block`. A row's last store may
+;; spill one f64 into the next row, which is written after it, or past C's end (the caller leaves
+;; room).
 (module
   (import "env" "memory" (memory 1))
   (func (export "block")
@@ -106,4 +125,154 @@
             (local.set $i (i32.add (local.get $i) (i32.const 4)))
             (br $iLoop)))
         (local.set $j (i32.add (local.get $j) (i32.const 4)))
-        (br $jLoop)))))
+        (br $jLoop))))
+  (func (export "ta")
+    (param $pa i32) (param $pb i32) (param $pt i32) (param $n i32) (param $ka i32) (param $kb i32)
+    (local $a0 i32) (local $j0 i32) (local $i i32) (local $pA i32) (local $pB i32) (local $pT i32)
+    (local $aBytes i32) (local $bBytes i32) (local $tBytes i32)
+    (local $x0 v128) (local $x1 v128) (local $b0 v128) (local $b1 v128) (local $b2 v128)
+    (local $b3 v128)
+    (local $s00 v128) (local $s01 v128) (local $s02 v128) (local $s03 v128)
+    (local $s10 v128) (local $s11 v128) (local $s12 v128) (local $s13 v128)
+    (local.set $aBytes (i32.shl (local.get $ka) (i32.const 3)))
+    (local.set $bBytes (i32.shl (local.get $kb) (i32.const 3)))
+    (local.set $tBytes (i32.shl (i32.and (i32.add (local.get $kb) (i32.const 7)) (i32.const -8))
+      (i32.const 3)))
+    (local.set $a0 (i32.const 0))
+    (block $aDone
+      (loop $aLoop
+        (br_if $aDone (i32.ge_s (local.get $a0) (local.get $ka)))
+        (local.set $j0 (i32.const 0))
+        (block $jDone
+          (loop $jLoop
+            (br_if $jDone (i32.ge_s (local.get $j0) (local.get $kb)))
+            (local.set $pA (i32.add (local.get $pa) (i32.shl (local.get $a0) (i32.const 3))))
+            (local.set $pB (i32.add (local.get $pb) (i32.shl (local.get $j0) (i32.const 3))))
+            (local.set $pT (i32.add (i32.add (local.get $pt)
+              (i32.mul (local.get $a0) (local.get $tBytes))) (i32.shl (local.get $j0) (i32.const 3))))
+            (local.set $i (i32.const 0))
+            (if (i32.gt_s (i32.sub (local.get $kb) (local.get $j0)) (i32.const 6))
+              (then
+                ;; Eight columns: two rows × four f64x2.
+                (local.set $s00 (v128.const f64x2 0 0))
+                (local.set $s01 (v128.const f64x2 0 0))
+                (local.set $s02 (v128.const f64x2 0 0))
+                (local.set $s03 (v128.const f64x2 0 0))
+                (local.set $s10 (v128.const f64x2 0 0))
+                (local.set $s11 (v128.const f64x2 0 0))
+                (local.set $s12 (v128.const f64x2 0 0))
+                (local.set $s13 (v128.const f64x2 0 0))
+                (block $iDone8
+                  (loop $iLoop8
+                    (br_if $iDone8 (i32.ge_s (local.get $i) (local.get $n)))
+                    (local.set $x0 (v128.load64_splat (local.get $pA)))
+                    (local.set $x1 (v128.load64_splat offset=8 (local.get $pA)))
+                    (local.set $b0 (v128.load (local.get $pB)))
+                    (local.set $b1 (v128.load offset=16 (local.get $pB)))
+                    (local.set $b2 (v128.load offset=32 (local.get $pB)))
+                    (local.set $b3 (v128.load offset=48 (local.get $pB)))
+                    (local.set $s00 (f64x2.add (local.get $s00) (f64x2.mul (local.get $x0) (local.get $b0))))
+                    (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $x0) (local.get $b1))))
+                    (local.set $s02 (f64x2.add (local.get $s02) (f64x2.mul (local.get $x0) (local.get $b2))))
+                    (local.set $s03 (f64x2.add (local.get $s03) (f64x2.mul (local.get $x0) (local.get $b3))))
+                    (local.set $s10 (f64x2.add (local.get $s10) (f64x2.mul (local.get $x1) (local.get $b0))))
+                    (local.set $s11 (f64x2.add (local.get $s11) (f64x2.mul (local.get $x1) (local.get $b1))))
+                    (local.set $s12 (f64x2.add (local.get $s12) (f64x2.mul (local.get $x1) (local.get $b2))))
+                    (local.set $s13 (f64x2.add (local.get $s13) (f64x2.mul (local.get $x1) (local.get $b3))))
+                    (local.set $pA (i32.add (local.get $pA) (local.get $aBytes)))
+                    (local.set $pB (i32.add (local.get $pB) (local.get $bBytes)))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $iLoop8)))
+                (v128.store (local.get $pT) (local.get $s00))
+                (v128.store offset=16 (local.get $pT) (local.get $s01))
+                (v128.store offset=32 (local.get $pT) (local.get $s02))
+                (v128.store offset=48 (local.get $pT) (local.get $s03))
+                (local.set $pT (i32.add (local.get $pT) (local.get $tBytes)))
+                (v128.store (local.get $pT) (local.get $s10))
+                (v128.store offset=16 (local.get $pT) (local.get $s11))
+                (v128.store offset=32 (local.get $pT) (local.get $s12))
+                (v128.store offset=48 (local.get $pT) (local.get $s13))
+                (local.set $j0 (i32.add (local.get $j0) (i32.const 8))))
+              (else
+                ;; Two columns: two rows × one f64x2.
+                (local.set $s00 (v128.const f64x2 0 0))
+                (local.set $s10 (v128.const f64x2 0 0))
+                (block $iDone2
+                  (loop $iLoop2
+                    (br_if $iDone2 (i32.ge_s (local.get $i) (local.get $n)))
+                    (local.set $b0 (v128.load (local.get $pB)))
+                    (local.set $s00 (f64x2.add (local.get $s00)
+                      (f64x2.mul (v128.load64_splat (local.get $pA)) (local.get $b0))))
+                    (local.set $s10 (f64x2.add (local.get $s10)
+                      (f64x2.mul (v128.load64_splat offset=8 (local.get $pA)) (local.get $b0))))
+                    (local.set $pA (i32.add (local.get $pA) (local.get $aBytes)))
+                    (local.set $pB (i32.add (local.get $pB) (local.get $bBytes)))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $iLoop2)))
+                (v128.store (local.get $pT) (local.get $s00))
+                (v128.store (i32.add (local.get $pT) (local.get $tBytes)) (local.get $s10))
+                (local.set $j0 (i32.add (local.get $j0) (i32.const 2)))))
+            (br $jLoop)))
+        (local.set $a0 (i32.add (local.get $a0) (i32.const 2)))
+        (br $aLoop))))
+  (func (export "nn")
+    (param $pa i32) (param $pm i32) (param $pc i32) (param $n i32) (param $k i32) (param $kb i32)
+    (local $i i32) (local $j0 i32) (local $a i32) (local $pA i32) (local $pM i32) (local $pC i32)
+    (local $aRow i32) (local $mBytes i32) (local $x v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local.set $mBytes (i32.shl (i32.and (i32.add (local.get $kb) (i32.const 7)) (i32.const -8))
+      (i32.const 3)))
+    (local.set $aRow (local.get $pa))
+    (local.set $pC (local.get $pc))
+    (local.set $i (i32.const 0))
+    (block $iDone
+      (loop $iLoop
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $j0 (i32.const 0))
+        (block $jDone
+          (loop $jLoop
+            (br_if $jDone (i32.ge_s (local.get $j0) (local.get $kb)))
+            (local.set $pA (local.get $aRow))
+            (local.set $pM (i32.add (local.get $pm) (i32.shl (local.get $j0) (i32.const 3))))
+            (local.set $a (i32.const 0))
+            (if (i32.gt_s (i32.sub (local.get $kb) (local.get $j0)) (i32.const 6))
+              (then
+                (local.set $s0 (v128.const f64x2 0 0))
+                (local.set $s1 (v128.const f64x2 0 0))
+                (local.set $s2 (v128.const f64x2 0 0))
+                (local.set $s3 (v128.const f64x2 0 0))
+                (block $aDone8
+                  (loop $aLoop8
+                    (br_if $aDone8 (i32.ge_s (local.get $a) (local.get $k)))
+                    (local.set $x (v128.load64_splat (local.get $pA)))
+                    (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $x) (v128.load (local.get $pM)))))
+                    (local.set $s1 (f64x2.add (local.get $s1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $pM)))))
+                    (local.set $s2 (f64x2.add (local.get $s2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $pM)))))
+                    (local.set $s3 (f64x2.add (local.get $s3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $pM)))))
+                    (local.set $pA (i32.add (local.get $pA) (i32.const 8)))
+                    (local.set $pM (i32.add (local.get $pM) (local.get $mBytes)))
+                    (local.set $a (i32.add (local.get $a) (i32.const 1)))
+                    (br $aLoop8)))
+                (v128.store (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s0))
+                (v128.store offset=16 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s1))
+                (v128.store offset=32 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s2))
+                (v128.store offset=48 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s3))
+                (local.set $j0 (i32.add (local.get $j0) (i32.const 8))))
+              (else
+                (local.set $s0 (v128.const f64x2 0 0))
+                (block $aDone2
+                  (loop $aLoop2
+                    (br_if $aDone2 (i32.ge_s (local.get $a) (local.get $k)))
+                    (local.set $s0 (f64x2.add (local.get $s0)
+                      (f64x2.mul (v128.load64_splat (local.get $pA)) (v128.load (local.get $pM)))))
+                    (local.set $pA (i32.add (local.get $pA) (i32.const 8)))
+                    (local.set $pM (i32.add (local.get $pM) (local.get $mBytes)))
+                    (local.set $a (i32.add (local.get $a) (i32.const 1)))
+                    (br $aLoop2)))
+                (v128.store (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s0))
+                (local.set $j0 (i32.add (local.get $j0) (i32.const 2)))))
+            (br $jLoop)))
+        (local.set $aRow (i32.add (local.get $aRow) (i32.shl (local.get $k) (i32.const 3))))
+        (local.set $pC (i32.add (local.get $pC) (i32.shl (local.get $kb) (i32.const 3))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $iLoop)))))
