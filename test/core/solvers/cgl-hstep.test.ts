@@ -154,15 +154,34 @@ describe('helper task sessions (cgl.hstep / cgl.end)', () => {
   it('a pass needs its session; the first pass sets it up, cgl.end drops it', () => {
     const { S } = randSymCsr(40, 4, 9);
     const q = new Float64Array(40).fill(1);
-    const base = { views: [0], q: [q], Fcat: null, spectra: null };
-    const setup = { L: [S], V: 1, c: 3, lambda: 0.5, eigTol: 1e-10 };
+    const F = new Float64Array(40 * 3);
+    const G = new Float64Array(2 * 21 * 3);
+    const base = { views: [0], q: [q], Fnext: [F], Gnext: [G], Fcat: null, spectra: null };
+    const L2 = S.data.reduce((a, x) => a + x * x, 0);
+    const setup = { L: [S], L2: [L2], V: 1, c: 3, lambda: 0.5, eigTol: 1e-10 };
     expect(() => hstepTask({ token: 901, ...base })).toThrow(/no session 901 on this helper/);
     const [first] = hstepTask({ token: 901, setup, ...base });
-    expect(first!.vectors.rows).toBe(40);
-    expect(first!.vectors.cols).toBe(3);
+    expect(first!.products).toBeGreaterThan(0);
+    expect(first!.converged).toBe(true);
+    expect(first!.zeroRows).toBe(0);
+    // The view is finished where it was solved: F̄ = diag(q)·H has unit rows, q > 0, and G holds
+    // F̄'s spectra (bin 0: the column sums); the graph term lies in [0, ½λ‖L‖²].
+    for (let i = 0; i < 40; i++) {
+      expect(Math.hypot(F[i * 3]!, F[i * 3 + 1]!, F[i * 3 + 2]!)).toBeCloseTo(1, 12);
+      expect(q[i]).toBeGreaterThan(0);
+    }
+    for (let a = 0; a < 3; a++) {
+      let sum = 0;
+      for (let i = 0; i < 40; i++) sum += F[i * 3 + a]!;
+      expect(G[a]).toBeCloseTo(sum, 12);
+    }
+    expect(first!.graph).toBeGreaterThanOrEqual(0);
+    expect(first!.graph).toBeLessThanOrEqual(0.5 * 0.5 * L2);
+    const F1 = Array.from(F);
     // The session holds: a pass without setup works, and gives the same first-pass result.
     const [again] = hstepTask({ token: 901, ...base });
-    expect(Array.from(again!.vectors.data)).toEqual(Array.from(first!.vectors.data));
+    expect(again).toEqual(first);
+    expect(Array.from(F)).toEqual(F1);
     // Another solve's end leaves it; its own end drops it.
     endTask(902);
     expect(() => hstepTask({ token: 901, ...base })).not.toThrow();

@@ -23,8 +23,9 @@ import { knn, type Knn } from '../../graph/knn';
 import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
 import { chunkBounds, float64Array, runChunks, threadPool } from '../../parallel';
+import { normaliseInto } from './hstep';
 import { HStepViews } from './hviews';
-import { matmulTA, matmulTB, spmm, symEig } from '../../linalg/kernels';
+import { matmulTB, symEig } from '../../linalg/kernels';
 import type { Csr, Mat } from '../../linalg/types';
 import type { Shrinkage } from './shrink';
 import { denseTensorStep, FactorisedTensor, type TensorTerms } from './tensor';
@@ -74,8 +75,6 @@ export interface CglIterate {
 export interface CglState {
   /** (V,) F̄_v: (n, c) row-normalised embeddings of the last pass. */
   readonly Fbar: Mat[];
-  /** (V,) H_v: (n, c) eigenvectors of the last pass. */
-  readonly H: Mat[];
   readonly objective: number[];
   readonly terms: { graph: number[][]; tensor: number[][]; penalty: number[]; tubalRank: number[] };
   readonly converged: boolean;
@@ -211,38 +210,6 @@ function zerosMat(rows: number, cols: number): Mat {
   return { rows, cols, data: new Float64Array(rows * cols) };
 }
 
-/** q_i = 1/‖h_i‖ (0 for a zero row), F̄ = diag(q)·H; returns the number of zero rows. */
-function normaliseInto(H: Mat, q: Float64Array, F: Mat): number {
-  const { rows, cols } = H;
-  let zeros = 0;
-  for (let i = 0; i < rows; i++) {
-    let s = 0;
-    for (let j = 0; j < cols; j++) s += H.data[i * cols + j]! ** 2;
-    const qi = s > 0 ? 1 / Math.sqrt(s) : 0;
-    if (s === 0) zeros++;
-    q[i] = qi;
-    for (let j = 0; j < cols; j++) F.data[i * cols + j] = H.data[i * cols + j]! * qi;
-  }
-  return zeros;
-}
-
-/**
- * ½λ‖L − HHᵀ‖² = ½λ(‖L‖² − 2·tr(HᵀLH) + ‖HᵀH‖²), from n × c products; `trace` = tr(HᵀLH) when
- * the eigensolver already has it (`HStepOp.lastTrace`), else it is computed here.
- */
-function graphTerm(lambda: number, L: Csr, L2: number, H: Mat, trace = NaN): number {
-  let tr = trace;
-  if (Number.isNaN(tr)) {
-    const LH = spmm(L, H);
-    tr = 0;
-    for (let p = 0; p < LH.data.length; p++) tr += LH.data[p]! * H.data[p]!;
-  }
-  const HtH = matmulTA(H, H);
-  let g = 0;
-  for (const x of HtH.data) g += x * x;
-  return 0.5 * lambda * (L2 - 2 * tr + g);
-}
-
 /** ½λ‖L − HHᵀ‖² formed densely (dense path). */
 function graphTermDense(lambda: number, Ld: Mat, H: Mat): number {
   const HH = matmulTB(H, H);
@@ -277,19 +244,21 @@ export function* cglIterate(
   const eigTol = o.eigTol ?? 1e-11;
   const dense = o.path === 'dense';
   const Ld = dense ? L.map(denseOf) : null;
-  const H: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
-  let Fbar: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
-  let Fnext: Mat[] = Array.from({ length: V }, () => zerosMat(n, c));
-  // What the helpers read every pass (q_v, F_cat; the T-step's spectra likewise) lives in
-  // shared memory when there are helpers: posting it shares it, nothing is copied. Written only
-  // between H-steps, while no helper works.
+  // What the helpers read and write every pass (q_v, F_cat, F̄_v; the T-step's spectra
+  // likewise) lives in shared memory when there are helpers: posting it shares it, nothing is
+  // copied. In an H-step each view's thread writes only that view's q_v, F̄_v (Fnext) and next
+  // spectra, which nobody else reads until the step ends; F_cat is written between H-steps.
   const shared = !dense && threadPool() !== null;
+  // F̄_v of the last pass and of this one (the H-step's threads write the latter).
+  const block = (): Mat => ({ rows: n, cols: c, data: float64Array(n * c, shared) });
+  let Fbar: Mat[] = Array.from({ length: V }, block);
+  let Fnext: Mat[] = Array.from({ length: V }, block);
   const q = Array.from({ length: V }, () => float64Array(n, shared));
   const Fcat: Mat = { rows: n, cols: w, data: float64Array(n * w, shared) };
   const ft = dense ? null : new FactorisedTensor(n, V, c, threadPool());
   let T: Mat[] | null = null;
   // The factorised H-step's per-view solvers, split over the helper threads if a host has some.
-  const hviews = dense ? null : new HStepViews(L, c, lambda, eigTol, threadPool());
+  const hviews = dense ? null : new HStepViews(L, L2, c, lambda, eigTol, threadPool());
   const objective: number[] = [];
   const terms = {
     graph: [] as number[][],
@@ -309,12 +278,18 @@ export function* cglIterate(
     const graph = new Float64Array(V);
     let eigIterations = 0;
     // H-step, every view from the previous iterate (F_cat, q_v, ΔP_v).
-    const hv = hviews ? hviews.run(q, first ? null : Fcat, first ? null : ft) : null;
+    // Factorised: the view's thread also makes q_v, F̄_v (into Fnext), the graph term and F̄_v's
+    // spectra for the T-step.
+    const hv = hviews ? hviews.run(q, first ? null : Fcat, ft!, Fnext) : null;
     for (let v = 0; v < V; v++) {
-      const qv = q[v]!;
-      let Hv: Mat;
-      let fastTrace = NaN;
-      if (dense) {
+      if (hv) {
+        const r = hv[v]!;
+        eigIterations += r.products;
+        if (!r.converged) eigMisses++;
+        zeroRows = Math.max(zeroRows, r.zeroRows);
+        graph[v] = r.graph;
+      } else {
+        const qv = q[v]!;
         const G = Float64Array.from(Ld![v]!.data, (x) => lambda * x);
         if (!first) {
           const Fv = Fbar[v]!;
@@ -326,24 +301,17 @@ export function* cglIterate(
               G[i * n + j]! += qv[i]! * inner * qv[j]!;
             }
         }
-        Hv = topDense({ rows: n, cols: n, data: G }, c);
-      } else {
-        const r = hv![v]!;
-        eigIterations += r.products;
-        if (!r.converged) eigMisses++;
-        Hv = r.vectors;
-        fastTrace = r.trace;
+        const Hv = topDense({ rows: n, cols: n, data: G }, c);
+        zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));
+        graph[v] = graphTermDense(lambda, Ld![v]!, Hv);
       }
-      H[v] = Hv;
-      zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));
-      graph[v] = dense
-        ? graphTermDense(lambda, Ld![v]!, Hv)
-        : graphTerm(lambda, L[v]!, L2[v]!, Hv, fastTrace);
     }
     [Fbar, Fnext] = [Fnext, Fbar];
-    for (let i = 0; i < n; i++)
-      for (let v = 0; v < V; v++)
-        Fcat.data.set(Fbar[v]!.data.subarray(i * c, (i + 1) * c), i * w + v * c);
+    const fc = Fcat.data;
+    for (let v = 0; v < V; v++) {
+      const f = Fbar[v]!.data;
+      for (let i = 0; i < n; i++) for (let a = 0; a < c; a++) fc[i * w + v * c + a] = f[i * c + a]!;
+    }
     // T-step.
     let tt: TensorTerms;
     if (dense) {
@@ -351,8 +319,9 @@ export function* cglIterate(
       T = r.T;
       tt = r.terms;
     } else {
-      // No ΔP_v yet: the next H-step makes them, each thread those of its views, side by side.
-      tt = ft!.step(Fbar, Fcat, shrinkage, 0);
+      // Step 1 was done view by view in the H-step. No ΔP_v yet: the next H-step makes them,
+      // each thread those of its views, side by side.
+      tt = ft!.step(Fbar, Fcat, shrinkage, 0, true);
     }
     last = tt;
     let obj = tt.penalty;
@@ -385,7 +354,6 @@ export function* cglIterate(
   hviews?.end();
   return {
     Fbar,
-    H,
     objective,
     terms,
     converged,

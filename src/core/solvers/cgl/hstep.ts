@@ -20,6 +20,7 @@ import {
   matmul,
   matmulTA,
   packLhs,
+  spmm,
   symEig,
   type PackedLhs,
 } from '../../linalg/kernels';
@@ -312,7 +313,7 @@ export class HViewSolver {
     readonly L: Csr,
     private readonly v: number,
     private readonly c: number,
-    private readonly lambda: number,
+    readonly lambda: number,
     private readonly eigTol: number,
   ) {
     this.X0 = { rows: L.rows, cols: c, data: new Float64Array(L.rows * c) };
@@ -391,4 +392,36 @@ export class HViewSolver {
     const trace = !r.fallback && op instanceof HStepOp ? op.lastTrace : NaN;
     return { vectors: r.vectors, products: r.products, converged: r.converged, trace };
   }
+}
+
+/** q_i = 1/‖h_i‖ (0 for a zero row), F̄ = diag(q)·H; returns the number of zero rows. */
+export function normaliseInto(H: Mat, q: Float64Array, F: Mat): number {
+  const { rows, cols } = H;
+  let zeros = 0;
+  for (let i = 0; i < rows; i++) {
+    let s = 0;
+    for (let j = 0; j < cols; j++) s += H.data[i * cols + j]! ** 2;
+    const qi = s > 0 ? 1 / Math.sqrt(s) : 0;
+    if (s === 0) zeros++;
+    q[i] = qi;
+    for (let j = 0; j < cols; j++) F.data[i * cols + j] = H.data[i * cols + j]! * qi;
+  }
+  return zeros;
+}
+
+/**
+ * ½λ‖L − HHᵀ‖² = ½λ(‖L‖² − 2·tr(HᵀLH) + ‖HᵀH‖²), from n × c products; `trace` = tr(HᵀLH) when
+ * the eigensolver already has it (`HStepOp.lastTrace`), else it is computed here.
+ */
+export function graphTerm(lambda: number, L: Csr, L2: number, H: Mat, trace = NaN): number {
+  let tr = trace;
+  if (Number.isNaN(tr)) {
+    const LH = spmm(L, H);
+    tr = 0;
+    for (let p = 0; p < LH.data.length; p++) tr += LH.data[p]! * H.data[p]!;
+  }
+  const HtH = matmulTA(H, H);
+  let g = 0;
+  for (const x of HtH.data) g += x * x;
+  return 0.5 * lambda * (L2 - 2 * tr + g);
 }

@@ -6,14 +6,50 @@
  * solve: a helper receives its views' graphs once, in the first pass's task, and afterwards per
  * pass q_v, F_cat (n × Vc), which it packs itself, and the T-step's spectra (≈ n·Vc + m·V²
  * values), from which it makes ΔP_v (n × Vc) of its views (the T-step's step 5 for them; this
- * thread does the same for its own). Each view is computed by the same code on either side, so
- * the result has the same bits with or without helpers.
+ * thread does the same for its own). Having solved a view, the same thread finishes it: q_v (in
+ * place), F̄_v, the graph term and F̄_v's spectra (the next T-step's step 1), written into the
+ * solver's arrays (shared memory when there are helpers), so only a few numbers come back.
+ * Each view is computed by the same code on either side, so the result has the same bits with
+ * or without helpers.
  */
 import { chunkBounds, runChunks, type ThreadPool } from '../../parallel';
 import type { Csr, Mat } from '../../linalg/types';
 import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
-import { HViewSolver, packFactor, type HViewResult, type PackedFactor } from './hstep';
-import { deltaPInto, type DeltaPSpectra, type FactorisedTensor } from './tensor';
+import { graphTerm, HViewSolver, normaliseInto, packFactor, type PackedFactor } from './hstep';
+import { deltaPInto, forwardView, type DeltaPSpectra, type FactorisedTensor } from './tensor';
+
+/** One view's H-step as the solver needs it (the eigenvectors stay where they were computed). */
+export interface HViewOut {
+  /** Products with G_v, and whether the eigensolver met its tolerance. */
+  readonly products: number;
+  readonly converged: boolean;
+  /** ½λ‖L_v − H_vH_vᵀ‖². */
+  readonly graph: number;
+  /** Rows of H_v that were zero (q = 0 used). */
+  readonly zeroRows: number;
+}
+
+/**
+ * View v's H-step and what follows it on the same thread: H_v from `solver`, then q_v ← 1/‖h_i‖
+ * (in place: only this view's solve reads q_v), F̄_v = diag(q_v)·H_v into `Fv`, the graph term,
+ * and `spectrum(Fv)`, F̄_v's DFT for the next T-step.
+ */
+function solveView(
+  solver: HViewSolver,
+  L2: number,
+  q: Float64Array,
+  Fcat: Mat | null,
+  packedFcat: PackedFactor | null,
+  dP: Mat | null,
+  Fv: Mat,
+  spectrum: (Fv: Mat) => void,
+): HViewOut {
+  const r = solver.solve(q, Fcat, packedFcat, dP);
+  const zeroRows = normaliseInto(r.vectors, q, Fv);
+  const graph = graphTerm(solver.lambda, solver.L, L2, r.vectors, r.trace);
+  spectrum(Fv);
+  return { products: r.products, converged: r.converged, graph, zeroRows };
+}
 
 /** Input of the helper task 'cgl.hstep' (`core/tasks.ts`). */
 export interface HStepTaskInput {
@@ -22,6 +58,8 @@ export interface HStepTaskInput {
   /** With the first pass of a solve: the graphs of `views` and the constants. */
   readonly setup?: {
     readonly L: readonly Csr[];
+    /** ‖L_v‖²_F of `views`. */
+    readonly L2: readonly number[];
     readonly V: number;
     readonly c: number;
     readonly lambda: number;
@@ -29,8 +67,11 @@ export interface HStepTaskInput {
   };
   /** The views of this helper, ascending. */
   readonly views: readonly number[];
-  /** Per view of `views`: q_v (n,). */
+  /** Per view of `views`: q_v (n,), replaced by the new q_v. */
   readonly q: readonly Float64Array[];
+  /** Per view of `views`: where F̄_v (n × c) and its spectra G_v (2m × c) go. */
+  readonly Fnext: readonly Float64Array[];
+  readonly Gnext: readonly Float64Array[];
   /** F_cat (n × Vc) of the previous iterate; null on the first pass. */
   readonly Fcat: Mat | null;
   /**
@@ -45,6 +86,7 @@ interface Session {
   readonly V: number;
   readonly c: number;
   readonly solvers: HViewSolver[];
+  readonly L2: readonly number[];
   packedFcat: PackedFactor | null;
   /** ΔP_v of the session's views, and what `deltaPInto` works in. */
   readonly dP: Mat[];
@@ -62,9 +104,9 @@ const sessionKey = (token: number, views: readonly number[]): string =>
   `${token}:${views.join(',')}`;
 
 /** Runs one pass of the helper's views: the body of the task 'cgl.hstep'. */
-export function hstepTask(input: HStepTaskInput): HViewResult[] {
+export function hstepTask(input: HStepTaskInput): HViewOut[] {
   if (input.setup) {
-    const { L, V, c, lambda, eigTol } = input.setup;
+    const { L, L2, V, c, lambda, eigTol } = input.setup;
     const n = L[0]!.rows;
     const w = V * c;
     const plan = createRealFftPlan(n);
@@ -74,6 +116,7 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
       V,
       c,
       solvers: input.views.map((v, i) => new HViewSolver(L[i]!, v, c, lambda, eigTol)),
+      L2,
       packedFcat: null,
       dP: input.views.map(() => ({ rows: n, cols: w, data: new Float64Array(n * w) })),
       plan,
@@ -87,9 +130,21 @@ export function hstepTask(input: HStepTaskInput): HViewResult[] {
   }
   const sp = input.spectra;
   if (input.Fcat) s.packedFcat = packFactor(input.Fcat, s.packedFcat);
+  const n = s.dP[0]!.rows;
   return s.solvers.map((solver, i) => {
     if (sp) deltaPInto(s.views[i]!, s.V, s.c, s.plan, sp, s.h, s.work, s.dP[i]!.data);
-    return solver.solve(input.q[i]!, input.Fcat, s.packedFcat, sp ? s.dP[i]! : null);
+    const Fv: Mat = { rows: n, cols: s.c, data: input.Fnext[i]! };
+    const G = input.Gnext[i]!;
+    return solveView(
+      solver,
+      s.L2[i]!,
+      input.q[i]!,
+      input.Fcat,
+      s.packedFcat,
+      sp ? s.dP[i]! : null,
+      Fv,
+      (F) => forwardView(s.plan, s.work, F, G),
+    );
   });
 }
 
@@ -111,6 +166,7 @@ export class HStepViews {
 
   constructor(
     private readonly L: readonly Csr[],
+    private readonly L2: Float64Array,
     private readonly c: number,
     private readonly lambda: number,
     private readonly eigTol: number,
@@ -139,16 +195,24 @@ export class HStepViews {
   }
 
   /**
-   * One pass: every view's H-step from q_v, the previous F_cat and the last T-step `ft` (both
-   * null on the first pass), whose ΔP_v each thread makes for its views first (this thread
-   * through `ft.deltaP(v)`, the helpers from `ft.spectra()`), side by side. Returns the V
-   * results in view order.
+   * One pass: every view's H-step from q_v and the previous F_cat (null on the first pass) and
+   * the last T-step of `ft` (none on the first pass), whose ΔP_v each thread makes for its views
+   * first (this thread through `ft.deltaP(v)`, the helpers from `ft.spectra()`), side by side;
+   * then each view's q_v (in place), F̄_v (into `Fnext[v]`) and spectra (`ft.nextSpectra()`).
+   * Returns the V outcomes in view order.
    */
-  run(q: readonly Float64Array[], Fcat: Mat | null, ft: FactorisedTensor | null): HViewResult[] {
+  run(
+    q: readonly Float64Array[],
+    Fcat: Mat | null,
+    ft: FactorisedTensor,
+    Fnext: readonly Mat[],
+  ): HViewOut[] {
+    const first = Fcat === null;
+    const Gnext = ft.nextSpectra();
     const { bounds, pool } = this;
     const range = (t: number): number[] =>
       Array.from({ length: bounds[t + 1]! - bounds[t]! }, (_, i) => bounds[t]! + i);
-    const first = !this.started;
+    const setup = !this.started;
     this.started = true;
     return runChunks(
       pool,
@@ -158,10 +222,11 @@ export class HStepViews {
         const views = range(t);
         return {
           token: this.token,
-          ...(first
+          ...(setup
             ? {
                 setup: {
                   L: views.map((v) => this.L[v]!),
+                  L2: views.map((v) => this.L2[v]!),
                   V: this.L.length,
                   c: this.c,
                   lambda: this.lambda,
@@ -171,14 +236,25 @@ export class HStepViews {
             : {}),
           views,
           q: views.map((v) => q[v]!),
+          Fnext: views.map((v) => Fnext[v]!.data),
+          Gnext: views.map((v) => Gnext[v]!),
           Fcat,
-          spectra: ft ? ft.spectra() : null,
+          spectra: first ? null : ft.spectra(),
         };
       },
       () => {
         if (Fcat) this.packedFcat = packFactor(Fcat, this.packedFcat);
         return this.local.map((solver, v) =>
-          solver.solve(q[v]!, Fcat, this.packedFcat, ft ? ft.deltaP(v) : null),
+          solveView(
+            solver,
+            this.L2[v]!,
+            q[v]!,
+            Fcat,
+            this.packedFcat,
+            first ? null : ft.deltaP(v),
+            Fnext[v]!,
+            (F) => ft.viewSpectrum(v, F),
+          ),
         );
       },
     );

@@ -93,11 +93,14 @@ export class FactorisedTensor {
   private readonly plan: RealFftPlan;
   /** The FFT panels. */
   private readonly work = new ColumnWork();
-  /** (V,) G_v (2m × c): Re g_{v,s}[a] = G_v[2s, a], Im g_{v,s}[a] = G_v[2s + 1, a]. */
-  private readonly G: Mat[];
-  /** G_v's data and its view from row 1 on: Re and Im of bin s at [2s·c + a] of each. */
-  private readonly gRe: Float64Array[];
-  private readonly gIm: Float64Array[];
+  /**
+   * Two sets of (V,) G_v (2m × c): Re g_{v,s}[a] = G_v[2s, a], Im g_{v,s}[a] = G_v[2s + 1, a],
+   * i.e. bin s at [2s·c + a] (Re) and [2s·c + c + a] (Im). The current set is the last step's
+   * (ΔP_v is made from it); the next one is filled for the coming step, by the H-step's threads
+   * as each finishes a view (`nextSpectra`, `viewSpectrum`) while others still read the current.
+   */
+  private readonly G: [Float64Array[], Float64Array[]];
+  private cur = 0;
   /** K = F_catᵀF_cat (w × w). */
   private readonly K: Mat;
   /** K[0 … (v+1)c, v-block] for the current v ((v+1)c × c, at most w × c). */
@@ -131,13 +134,9 @@ export class FactorisedTensor {
       data: new Float64Array(n * w),
     }));
     this.terms = newTerms(V, m, pool !== null);
-    this.G = Array.from({ length: V }, () => ({
-      rows: 2 * m,
-      cols: c,
-      data: float64Array(2 * m * c, pool !== null),
-    }));
-    this.gRe = this.G.map((g) => g.data);
-    this.gIm = this.G.map((g) => g.data.subarray(c));
+    const set = (): Float64Array[] =>
+      Array.from({ length: V }, () => float64Array(2 * m * c, pool !== null));
+    this.G = [set(), set()];
     this.K = { rows: w, cols: w, data: new Float64Array(w * w) };
     this.Kv = new Float64Array(w * c);
     this.Z = new Float64Array(2 * m * w);
@@ -152,16 +151,38 @@ export class FactorisedTensor {
     };
   }
 
+  /** The current spectra G_v (the last step's). */
+  private get gRe(): Float64Array[] {
+    return this.G[this.cur]!;
+  }
+
+  /** The next step's G_v, to be filled with `viewSpectrum` (or `forwardView`) before it. */
+  nextSpectra(): Float64Array[] {
+    return this.G[this.cur ^ 1]!;
+  }
+
+  /** Step 1 for view v: the real DFT of F̄_v's columns into the next step's G_v. */
+  viewSpectrum(v: number, Fv: Mat): void {
+    forwardView(this.plan, this.work, Fv, this.nextSpectra()[v]!);
+  }
+
   /**
    * One T-step from F̄_v (n × c each) and F_cat (n × Vc, their concatenation): fills `terms`
    * and ΔP_v for v < `views` (the solver makes the others when it needs them, `deltaP(v)`, or
-   * helper threads from `spectra()`; `completeDeltaP` fills them).
+   * helper threads from `spectra()`; `completeDeltaP` fills them). With `spectraDone`, step 1
+   * was done already, view by view, into `nextSpectra()`.
    */
-  step(Fbar: readonly Mat[], Fcat: Mat, sh: Shrinkage, views = this.V): TensorTerms {
-    const { V, c, plan, gRe, gIm } = this;
-    // 1. g_{v,s}: the real DFT of F̄_v's columns, into G_v's even (Re) and odd (Im) rows.
-    for (let v = 0; v < V; v++)
-      plan.forwardColumns(c, Fbar[v]!.data, 0, c, gRe[v]!, gIm[v]!, 0, 2 * c, this.work);
+  step(
+    Fbar: readonly Mat[],
+    Fcat: Mat,
+    sh: Shrinkage,
+    views = this.V,
+    spectraDone = false,
+  ): TensorTerms {
+    const { V } = this;
+    // 1. g_{v,s}: the real DFT of F̄_v's columns, into the next G_v; it becomes the current.
+    if (!spectraDone) for (let v = 0; v < V; v++) this.viewSpectrum(v, Fbar[v]!);
+    this.cur ^= 1;
     // 2. K = F_catᵀF_cat.
     syrk(Fcat, this.K);
     // 3.–5.
@@ -451,6 +472,15 @@ export interface DeltaPSpectra {
   /** m × V × V: (R_s − I)[u, v] at [(s·V + u)·V + v], both triangles. */
   readonly mRe: Float64Array;
   readonly mIm: Float64Array;
+}
+
+/**
+ * Step 1 for one view: g_{v,s}, the real DFT of F̄_v's c columns (all on one panel), into G_v
+ * (2m × c: bin s's real parts in row 2s, its imaginary parts in row 2s + 1).
+ */
+export function forwardView(plan: RealFftPlan, work: ColumnWork, Fv: Mat, G: Float64Array): void {
+  const c = Fv.cols;
+  plan.forwardColumns(c, Fv.data, 0, c, G, G.subarray(c), 0, 2 * c, work);
 }
 
 /**
