@@ -108,7 +108,7 @@ export function gemmStrided(
   if (alpha === 1 && beta === 0 && k > 0 && m > 0 && n > 0) {
     const w = wasmKernel();
     if (w) {
-      if (!transB && tallProduct(w, m, n, k, A, transA, B, C, true)) return;
+      if (tallProduct(w, m, n, k, A, transA, B, transB, C, true)) return;
       productWasm(w, m, n, k, 1, A, transA, B, transB, C, false, true);
       return;
     }
@@ -149,7 +149,7 @@ export function syrk(A: Mat, out?: Mat): Mat {
   const a: Strided = { data: A.data, offset: 0, ld: k };
   const w = A.rows > 0 ? wasmKernel() : null;
   const cs: Strided = { data: c, offset: 0, ld: k };
-  if (w && tallProduct(w, k, k, A.rows, a, true, a, cs, false)) return C;
+  if (w && tallProduct(w, k, k, A.rows, a, true, a, false, cs, false)) return C;
   if (A.rows > 0) product(k, k, A.rows, 1, a, true, a, false, cs, true);
   for (let i = 1; i < k; i++) for (let j = 0; j < i; j++) c[i * k + j] = c[j * k + i]!;
   return C;
@@ -640,16 +640,21 @@ function productWasm(
   }
 }
 
-/** Largest short side, and shortest long side, of the products `tallProduct` takes. */
+/**
+ * Largest short side, and shortest long side, of the products `tallProduct` takes; A·op(B) may
+ * have up to TALL_WIDE columns.
+ */
 const TALL_MAX = 16;
 const TALL_MIN = 64;
+const TALL_WIDE = 64;
 /** Rows of A (and C) per call of `nn`, so that a chunk fits the B panel's region. */
 const NN_ROWS = 4096;
 
 /**
  * The tall-skinny products on gemm.wat's `ta` / `nn` (returns false, doing nothing, for any
  * other shape): C (m×n) = Aᵀ·B with A (k×m), B (k×n), m, n ≤ 16 ≤ 64 ≤ k (transA), or
- * C = A·B with A (m×k), B (k×n), k, n ≤ 16, m ≥ 64; operands contiguous (ld = columns). Rows are
+ * C = A·op(B) with A (m×k), op(B) (k×n), k ≤ 16, n ≤ 64, m ≥ 64; operands contiguous (ld =
+ * columns). Rows are
  * copied into the B panel's region of the memory as they are (the packing these shapes would
  * need costs more than their arithmetic). Aᵀ·B goes in chunks of KP rows, each summed from +0 and
  * then written (`assign`) or added into C, as `productWasm` sums a depth of k: the same bits as
@@ -663,13 +668,15 @@ function tallProduct(
   A: Strided,
   transA: boolean,
   B: Strided,
+  transB: boolean,
   C: Strided,
   assign: boolean,
 ): boolean {
   const { data: c, offset: c0, ld: ldc } = C;
   const ldp = (n + 7) & ~7;
   if (transA) {
-    if (m > TALL_MAX || n > TALL_MAX || k < TALL_MIN || A.ld !== m || B.ld !== n) return false;
+    if (transB || m > TALL_MAX || n > TALL_MAX || k < TALL_MIN || A.ld !== m || B.ld !== n)
+      return false;
     // A chunk of A and of B, each followed by 8 readable f64 (the kernel reads past their ends).
     const aAt = W_B;
     const bAt = aAt + 8 * (KP * m + 8);
@@ -692,9 +699,10 @@ function tallProduct(
     }
     return true;
   }
-  if (k > TALL_MAX || n > TALL_MAX || m < TALL_MIN || A.ld !== k || B.ld !== n) return false;
-  // B zero-padded to ldp columns at W_T; chunks of A and of C (n per row, one f64 of room after
-  // the last) in the B panel's region.
+  if (k > TALL_MAX || n > TALL_WIDE || m < TALL_MIN || A.ld !== k) return false;
+  if (B.ld !== (transB ? k : n)) return false;
+  // op(B) zero-padded to ldp columns at W_T; chunks of A and of C (n per row, one f64 of room
+  // after the last) in the B panel's region.
   const aAt = W_B;
   const cAt = aAt + 8 * NN_ROWS * k;
   reserve(w, cAt + 8 * (NN_ROWS * n + 8));
@@ -702,7 +710,8 @@ function tallProduct(
   const mAt = W_T / 8;
   mem.fill(0, mAt, mAt + k * ldp);
   for (let p = 0; p < k; p++)
-    for (let j = 0; j < n; j++) mem[mAt + p * ldp + j] = B.data[B.offset + p * n + j]!;
+    for (let j = 0; j < n; j++)
+      mem[mAt + p * ldp + j] = B.data[B.offset + (transB ? j * k + p : p * n + j)]!;
   for (let i0 = 0; i0 < m; i0 += NN_ROWS) {
     const rows = Math.min(NN_ROWS, m - i0);
     mem.set(A.data.subarray(A.offset + i0 * k, A.offset + (i0 + rows) * k), aAt / 8);

@@ -271,7 +271,8 @@ describe('fallback to the TypeScript kernel', () => {
 
 /**
  * The tall-skinny kernels (gemm.wat's `ta` and `nn`), which the wasm backend takes for Aᵀ·B and
- * syrk with both short sides ≤ 16 over ≥ 64 rows, and for A·B with k, n ≤ 16 over ≥ 64 rows: the
+ * syrk with both short sides ≤ 16 over ≥ 64 rows, and for A·B and A·Bᵀ with depth ≤ 16 and up to
+ * 64 columns over ≥ 64 rows: the
  * bits of the packed wasm path they replace (each entry summed from +0 over each KP = 1024 rows
  * of depth, in order, the chunks' sums added in order: `chunked` below), and so of the triple
  * loop and of the TypeScript backend where the depth fits one KC slice; depths across the
@@ -324,7 +325,7 @@ describe('tall-skinny products', () => {
     }
   });
 
-  it('A·B: the bits of the triple loop (depth ≤ 16) and of ts, rows across 4096-row chunks', () => {
+  it('A·B and A·Bᵀ: the bits of the triple loop (depth ≤ 16) and of ts, rows across 4096-row chunks', () => {
     let seed = 400;
     for (const rows of [64, 65, 4096, 5000]) {
       for (const [k, n] of [
@@ -334,12 +335,18 @@ describe('tall-skinny products', () => {
         [16, 13],
         [9, 16],
         [5, 3],
+        [10, 60],
+        [16, 64],
+        [3, 33],
       ] as [number, number][]) {
         const A = randMat(rows, k, seed++);
         const B = randMat(k, n, seed++);
         const C = matmul(A, B);
         expect(bits(C)).toEqual(bits(naiveMul(A, B)));
         expect(bits(C)).toEqual(bits(on('ts', () => matmul(A, B))));
+        const Bt = transpose(B);
+        expect(bits(matmulTB(A, Bt))).toEqual(bits(C));
+        expect(bits(on('ts', () => matmulTB(A, Bt)))).toEqual(bits(C));
       }
     }
   });
