@@ -654,11 +654,10 @@ const NN_ROWS = 4096;
  * The tall-skinny products on gemm.wat's `ta` / `nn` (returns false, doing nothing, for any
  * other shape): C (m×n) = Aᵀ·B with A (k×m), B (k×n), m, n ≤ 16 ≤ 64 ≤ k (transA), or
  * C = A·op(B) with A (m×k), op(B) (k×n), k ≤ 16, n ≤ 64, m ≥ 64; operands contiguous (ld =
- * columns). Rows are
- * copied into the B panel's region of the memory as they are (the packing these shapes would
- * need costs more than their arithmetic). Aᵀ·B goes in chunks of KP rows, each summed from +0 and
- * then written (`assign`) or added into C, as `productWasm` sums a depth of k: the same bits as
- * the packed path, so results do not depend on which path ran.
+ * columns). Rows are copied into the B panel's region of the memory as they are (the packing
+ * these shapes would need costs more than their arithmetic). Aᵀ·B goes in chunks of KP rows,
+ * each summed from +0 and then written (`assign`) or added into C, as `productWasm` sums a
+ * depth of k: the same bits as the packed path, so results do not depend on which path ran.
  */
 function tallProduct(
   w: WasmKernel,

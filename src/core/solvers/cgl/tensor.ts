@@ -152,7 +152,7 @@ export class FactorisedTensor {
   }
 
   /** The current spectra G_v (the last step's). */
-  private get gRe(): Float64Array[] {
+  private get current(): Float64Array[] {
     return this.G[this.cur]!;
   }
 
@@ -213,7 +213,7 @@ export class FactorisedTensor {
         c,
         sh,
         first: s0,
-        G: this.gRe.map((g) => g.subarray(2 * s0 * c, 2 * s1 * c)),
+        G: this.current.map((g) => g.subarray(2 * s0 * c, 2 * s1 * c)),
         K: this.K.data,
         mRe: mRe.subarray(s0 * VV, s1 * VV),
         mIm: mIm.subarray(s0 * VV, s1 * VV),
@@ -250,7 +250,7 @@ export class FactorisedTensor {
 
   /** The spectra ΔP_v is made of: G_v (2m × c each) and R_s − I (m × V × V, split complex). */
   spectra(): DeltaPSpectra {
-    return { G: this.gRe, mRe: this.mRe, mIm: this.mIm };
+    return { G: this.current, mRe: this.mRe, mIm: this.mIm };
   }
 
   /** Fills every ΔP_v from the last `step` (which left them to the next H-step). */
