@@ -1,10 +1,11 @@
 // @ts-check
 /**
- * `npm run build:wasm`: compiles the WebAssembly text sources in src/core/linalg/wasm/ with wabt
- * (the npm build of the WebAssembly Binary Toolkit) and writes each module's bytes into a
- * TypeScript file beside it (gemm.wat → gemm-wasm.ts, csr.wat → csr-wasm.ts), so the app needs
- * nothing at run time but those committed modules. The tests (gemm-wasm.test.ts,
- * csr-kernel.test.ts) recompile the .wat the same way and check the committed bytes equal it.
+ * `npm run build:wasm`: compiles the WebAssembly text sources in src/core/linalg/wasm/ and
+ * src/core/fft/wasm/ with wabt (the npm build of the WebAssembly Binary Toolkit) and writes each
+ * module's bytes into a TypeScript file beside it (gemm.wat → gemm-wasm.ts, csr.wat →
+ * csr-wasm.ts, panel.wat → panel-wasm.ts), so the app needs nothing at run time but those
+ * committed modules. The tests (gemm-wasm.test.ts, csr-kernel.test.ts, fft-panel-wasm.test.ts)
+ * recompile the .wat the same way and check the committed bytes equal it.
  * `--check` writes nothing and exits 1 when a committed module is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,29 +15,39 @@ import * as prettier from 'prettier';
 import wabtInit from 'wabt';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = join(root, 'src/core/linalg/wasm');
+const linalg = join(root, 'src/core/linalg/wasm');
+const fft = join(root, 'src/core/fft/wasm');
 
 const MODULES = [
   {
+    dir: linalg,
     wat: 'gemm.wat',
     out: 'gemm-wasm.ts',
     name: 'GEMM_WASM',
     what: 'the macro-kernel over\n * 4×4 f64x2 micro-tiles that gemm.ts instantiates on first use',
   },
   {
+    dir: linalg,
     wat: 'csr.wat',
     out: 'csr-wasm.ts',
     name: 'CSR_WASM',
     what: 'sparse (CSR) times a dense\n * block, which csr-kernel.ts instantiates on first use',
+  },
+  {
+    dir: fft,
+    wat: 'panel.wat',
+    out: 'panel-wasm.ts',
+    name: 'PANEL_WASM',
+    what: 'the FFT panel passes of\n * radix 2, 3, 4, 5 and 8, which panel-run.ts instantiates per work buffer',
   },
 ];
 
 const wabt = await wabtInit();
 let stale = false;
 for (const m of MODULES) {
-  const outPath = join(dir, m.out);
+  const outPath = join(m.dir, m.out);
   // The options the tests use too: SIMD on, no names section, so the bytes depend on the text only.
-  const mod = wabt.parseWat(m.wat, readFileSync(join(dir, m.wat), 'utf8'), { simd: true });
+  const mod = wabt.parseWat(m.wat, readFileSync(join(m.dir, m.wat), 'utf8'), { simd: true });
   mod.validate();
   const bytes = mod.toBinary({ log: false, write_debug_names: false }).buffer;
   mod.destroy();

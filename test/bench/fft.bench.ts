@@ -9,7 +9,8 @@
  *    beside numpy's per-row time on a 1000 × n batch.
  * 3. Columns of a row-major n × c matrix (CGL's layout) through strided plans, transposing
  *    blocks of 8 columns into contiguous scratch first, or all columns on one panel
- *    (`forwardColumns` / `inverseColumns` with a `ColumnWork`), forward and inverse.
+ *    (`forwardColumns` / `inverseColumns` with a `ColumnWork`), forward and inverse, the panel's
+ *    passes in TypeScript and on WebAssembly SIMD (`setPanelBackend`).
  * 4. The mixed-radix / Bluestein threshold: both algorithms on primes around the crossover,
  *    with the cost model's choice (`chooseAlgorithm`).
  * Wall-clock medians after a warm-up; the machine is shared, so figures move by ~±20 %.
@@ -22,6 +23,7 @@ import {
   irfftColumns,
   rfftBatch,
   rfftColumns,
+  setPanelBackend,
   type FftAlgorithm,
   type RealFftPlan,
 } from '../../src/core/fft';
@@ -163,7 +165,17 @@ function blockedColumns(
 
 async function columns(): Promise<void> {
   const rows: (string | number)[][] = [
-    ['n × c', 'MB', 'strided (rfftColumns)', 'blocks of 8', 'panel', 'inverse: strided', 'panel'],
+    [
+      'n × c',
+      'MB',
+      'strided (rfftColumns)',
+      'blocks of 8',
+      'panel: TS',
+      'SIMD',
+      'inverse: strided',
+      'panel: TS',
+      'SIMD',
+    ],
   ];
   for (const [n, c] of [
     [2000, 10],
@@ -182,30 +194,37 @@ async function columns(): Promise<void> {
       re: new Float64Array(8 * plan.bins),
       im: new Float64Array(8 * plan.bins),
     };
-    const work = new ColumnWork();
     const strided = await timeWarm(() => rfftColumns(plan, x, c, re, im), 5);
     const blocked = await timeWarm(() => blockedColumns(plan, x, c, re, im, scratch), 5);
-    const panel = await timeWarm(() => plan.forwardColumns(c, x, 0, c, re, im, 0, c, work), 5);
     const back = new Float64Array(n * c);
     const inv = await timeWarm(() => irfftColumns(plan, re, im, c, back), 5);
-    const invPanel = await timeWarm(
-      () => plan.inverseColumns(c, re, im, 0, c, back, 0, c, work),
-      5,
-    );
+    // The panel with the TypeScript passes, then with the WebAssembly SIMD ones (panel-run.ts).
+    const panel: number[] = [];
+    const invPanel: number[] = [];
+    for (const backend of ['ts', 'wasm'] as const) {
+      setPanelBackend(backend);
+      const work = new ColumnWork();
+      panel.push(await timeWarm(() => plan.forwardColumns(c, x, 0, c, re, im, 0, c, work), 5));
+      invPanel.push(
+        await timeWarm(() => plan.inverseColumns(c, re, im, 0, c, back, 0, c, work), 5),
+      );
+    }
+    setPanelBackend('wasm');
     rows.push([
       `${n} × ${c}`,
       ((n * c * 8) / 1e6).toFixed(1),
       `${strided.toFixed(2)} ms`,
       `${blocked.toFixed(2)} ms`,
-      `${panel.toFixed(2)} ms`,
+      ...panel.map((t) => `${t.toFixed(2)} ms`),
       `${inv.toFixed(2)} ms`,
-      `${invPanel.toFixed(2)} ms`,
+      ...invPanel.map((t) => `${t.toFixed(2)} ms`),
     ]);
   }
   console.log(
     '\nReal DFT of the columns of a row-major n × c matrix (CGL: n × c per view, n × Vc for' +
       ' ΔP_v): one column at a time, blocks of 8 through contiguous scratch, all columns on one' +
-      ' panel (forwardColumns / inverseColumns with a ColumnWork):',
+      ' panel (forwardColumns / inverseColumns with a ColumnWork), its passes in TypeScript' +
+      ' or on WebAssembly SIMD (the default where available):',
   );
   console.log(table(rows));
 }

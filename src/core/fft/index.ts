@@ -17,6 +17,8 @@ import { clearRealFftCache } from './real';
 export { createFftPlan, chooseAlgorithm } from './plan';
 export type { FftAlgorithm, FftPlan } from './plan';
 export { ColumnWork, createRealFftPlan } from './real';
+export { panelBackend, setPanelBackend } from './panel-run';
+export type { PanelBackend } from './panel-run';
 export type { RealFftPlan } from './real';
 export { fftBatch, fftColumns, irfftBatch, irfftColumns, rfftBatch, rfftColumns } from './batch';
 

@@ -88,7 +88,8 @@ function makeStage(n: number, p: number, l1: number): Stage {
 export class MixedRadixCore implements FftCore {
   readonly n: number;
   readonly factors: readonly number[];
-  private readonly stages: readonly Stage[];
+  /** The passes in order (read by `panel-run.ts` to run them on WebAssembly). */
+  readonly stages: readonly Stage[];
   private readonly scratch: Real;
 
   constructor(n: number) {

@@ -27,6 +27,7 @@ import { checkColumns, checkLength, checkStrided } from './check';
 import type { FftCore, Real } from './core';
 import { fftCore } from './plan';
 import { unitRoots } from './roots';
+import { panelBackend, SimdPanel, simdCore } from './panel-run';
 
 export interface RealFftPlan {
   readonly n: number;
@@ -97,18 +98,46 @@ export interface RealFftPlan {
  * Work buffers for the column transforms of real plans (`forwardColumns`, `inverseColumns`),
  * owned by the caller so that they live as long as its solve and not in the plan cache. They
  * grow to the largest panel asked for (two buffers of 2·coreLength·count values, coreLength =
- * n/2 for even n, n for odd n) and never shrink.
+ * n/2 for even n, n for odd n) and never shrink. Where WebAssembly SIMD is available and the
+ * plan's core has only radices 2, 3, 4, 5 and 8, the buffers live in a WebAssembly memory and
+ * the passes run there (`panel-run.ts`, the same bits); otherwise they are plain arrays and the
+ * passes are `panel.ts`'.
  */
 export class ColumnWork {
   a: Real = new Float64Array(0);
   b: Real = new Float64Array(0);
+  /** The WebAssembly panel: undefined until a core could use one, null when unavailable. */
+  private simd: SimdPanel | null | undefined;
 
-  /** Makes both buffers hold at least `length` values. */
-  reserve(length: number): void {
+  /**
+   * Makes both buffers hold at least `length` values, for passes of `core` (when given, the
+   * buffers move into the WebAssembly panel if it can run them; their contents are not kept).
+   */
+  reserve(length: number, core?: FftCore): void {
+    if (core && panelBackend() === 'wasm' && simdCore(core)) {
+      if (this.simd === undefined) this.simd = SimdPanel.create();
+      if (this.simd?.reserve(length, core)) {
+        this.a = this.simd.a;
+        this.b = this.simd.b;
+        return;
+      }
+    }
     if (this.a.length < length) {
       this.a = new Float64Array(length);
       this.b = new Float64Array(length);
     }
+  }
+
+  /**
+   * `core.runPanel(a, b, count)`: on the WebAssembly panel when the last `reserve` put the
+   * buffers there for this core, else the TypeScript passes. Returns a or b.
+   */
+  run(core: FftCore, count: number): Real {
+    const simd = this.simd;
+    if (simd && this.a === simd.a && simd.holds(core) && panelBackend() === 'wasm') {
+      return simd.run(count);
+    }
+    return core.runPanel(this.a, this.b, count);
   }
 }
 
@@ -150,8 +179,8 @@ abstract class RealPlanBase implements RealFftPlan {
         this.forwardUnchecked(x, re, im, xOffset + b, xRow, yOffset + b, yRow);
       return;
     }
-    work.reserve(2 * this.coreLength * count);
-    this.panelForward(count, x, xOffset, xRow, re, im, yOffset, yRow, work.a, work.b);
+    work.reserve(2 * this.coreLength * count, this.core);
+    this.panelForward(count, x, xOffset, xRow, re, im, yOffset, yRow, work);
   }
 
   inverseColumns(
@@ -174,8 +203,8 @@ abstract class RealPlanBase implements RealFftPlan {
         this.inverseUnchecked(re, im, x, yOffset + b, yRow, xOffset + b, xRow);
       return;
     }
-    work.reserve(2 * this.coreLength * count);
-    this.panelInverse(count, re, im, yOffset, yRow, x, xOffset, xRow, work.a, work.b);
+    work.reserve(2 * this.coreLength * count, this.core);
+    this.panelInverse(count, re, im, yOffset, yRow, x, xOffset, xRow, work);
   }
 
   /** `forwardColumns` of w columns (checked) on the panel a, with b as work. */
@@ -188,8 +217,7 @@ abstract class RealPlanBase implements RealFftPlan {
     im: Real,
     yo: number,
     yr: number,
-    a: Real,
-    b: Real,
+    work: ColumnWork,
   ): void;
 
   /** `inverseColumns` of w columns (checked) on the panel a, with b as work. */
@@ -202,8 +230,7 @@ abstract class RealPlanBase implements RealFftPlan {
     x: Real,
     xo: number,
     xr: number,
-    a: Real,
-    b: Real,
+    work: ColumnWork,
   ): void;
 
   forward(x: Real, re: Real, im: Real, xOffset = 0, xStride = 1, yOffset = 0, yStride = 1): void {
@@ -358,9 +385,9 @@ class PackedRealPlan extends RealPlanBase {
     im: Real,
     yo: number,
     yr: number,
-    a: Real,
-    b: Real,
+    work: ColumnWork,
   ): void {
+    const { a } = work;
     const { wRe, wIm } = this;
     const m = this.n >> 1;
     const w2 = 2 * w;
@@ -374,7 +401,7 @@ class PackedRealPlan extends RealPlanBase {
         a[d + 2 * c + 1] = x[f + c]!;
       }
     }
-    const z = this.core.runPanel(a, b, w);
+    const z = work.run(this.core, w);
     const ym = yo + m * yr;
     for (let c = 0; c < w; c++) {
       re[yo + c] = z[2 * c]! + z[2 * c + 1]!;
@@ -421,9 +448,9 @@ class PackedRealPlan extends RealPlanBase {
     x: Real,
     xo: number,
     xr: number,
-    a: Real,
-    b: Real,
+    work: ColumnWork,
   ): void {
+    const { a } = work;
     const { wRe, wIm } = this;
     const m = this.n >> 1;
     const w2 = 2 * w;
@@ -459,7 +486,7 @@ class PackedRealPlan extends RealPlanBase {
         a[dm + 2 * c + 1] = er + oi;
       }
     }
-    const z = this.core.runPanel(a, b, w);
+    const z = work.run(this.core, w);
     const s = 1 / m;
     for (let j = 0; j < m; j++) {
       const e = xo + 2 * j * xr;
@@ -536,9 +563,9 @@ class OddRealPlan extends RealPlanBase {
     im: Real,
     yo: number,
     yr: number,
-    a: Real,
-    b: Real,
+    work: ColumnWork,
   ): void {
+    const { a } = work;
     const { n, bins } = this;
     const w2 = 2 * w;
     for (let j = 0; j < n; j++) {
@@ -549,7 +576,7 @@ class OddRealPlan extends RealPlanBase {
         a[d + 2 * c + 1] = 0;
       }
     }
-    const z = this.core.runPanel(a, b, w);
+    const z = work.run(this.core, w);
     for (let k = 0; k < bins; k++) {
       const o = yo + k * yr;
       const d = k * w2;
@@ -570,9 +597,9 @@ class OddRealPlan extends RealPlanBase {
     x: Real,
     xo: number,
     xr: number,
-    a: Real,
-    b: Real,
+    work: ColumnWork,
   ): void {
+    const { a } = work;
     const { n, bins } = this;
     const w2 = 2 * w;
     for (let c = 0; c < w; c++) {
@@ -592,7 +619,7 @@ class OddRealPlan extends RealPlanBase {
         a[dn + 2 * c + 1] = yr0;
       }
     }
-    const z = this.core.runPanel(a, b, w);
+    const z = work.run(this.core, w);
     const s = 1 / n;
     for (let j = 0; j < n; j++) {
       const e = xo + j * xr;

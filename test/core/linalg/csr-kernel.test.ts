@@ -6,9 +6,8 @@
  * rectangular S, −0 and ±∞ entries, a large S stored in a band order, and when different
  * matrices take turns (a stale copy of S in the wasm memory would show).
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import wabtInit from 'wabt';
+import { builtWat } from '../../helpers/wasm-build';
 import { csrBackend, csrTimesBlock, setCsrBackend } from '../../../src/core/linalg/csr-kernel';
 import type { Csr } from '../../../src/core/linalg/types';
 import { CSR_WASM } from '../../../src/core/linalg/wasm/csr-wasm';
@@ -69,13 +68,8 @@ function randBlock(rows: number, b: number, seed: number): Float64Array {
 
 describe('the wasm module', () => {
   it('is the committed build of csr.wat (run `npm run build:wasm` after editing the .wat)', async () => {
-    const watPath = new URL('../../../src/core/linalg/wasm/csr.wat', import.meta.url);
-    const wabt = await wabtInit();
-    const mod = wabt.parseWat('csr.wat', readFileSync(watPath, 'utf8'), { simd: true });
-    mod.validate();
-    const bytes = mod.toBinary({ log: false, write_debug_names: false }).buffer;
-    mod.destroy();
-    expect(Array.from(CSR_WASM)).toEqual(Array.from(bytes));
+    const wat = new URL('../../../src/core/linalg/wasm/csr.wat', import.meta.url);
+    expect(Array.from(CSR_WASM)).toEqual(await builtWat(wat));
   });
 
   it('is the default kernel on this engine (Node has WebAssembly SIMD)', () => {

@@ -8,9 +8,7 @@
  * KC slice both kernels add the products in the triple loop's order with separate IEEE
  * operations, so C = A·B is then required bit for bit.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import wabtInit from 'wabt';
 import {
   gemm,
   gemmBackend,
@@ -22,6 +20,7 @@ import {
   syrk,
   type GemmBackend,
 } from '../../../src/core/linalg/gemm';
+import { builtWat } from '../../helpers/wasm-build';
 import { GEMM_WASM } from '../../../src/core/linalg/wasm/gemm-wasm';
 import type * as GemmModule from '../../../src/core/linalg/gemm';
 import type { Mat } from '../../../src/core/linalg/types';
@@ -63,14 +62,8 @@ const SHAPES: [number, number, number][] = [
 
 describe('the wasm module', () => {
   it('is the committed build of gemm.wat (run `npm run build:wasm` after editing the .wat)', async () => {
-    const watPath = new URL('../../../src/core/linalg/wasm/gemm.wat', import.meta.url);
-    const wabt = await wabtInit();
-    // The options of scripts/build-wasm.mjs.
-    const mod = wabt.parseWat('gemm.wat', readFileSync(watPath, 'utf8'), { simd: true });
-    mod.validate();
-    const bytes = mod.toBinary({ log: false, write_debug_names: false }).buffer;
-    mod.destroy();
-    expect(Array.from(GEMM_WASM)).toEqual(Array.from(bytes));
+    const wat = new URL('../../../src/core/linalg/wasm/gemm.wat', import.meta.url);
+    expect(Array.from(GEMM_WASM)).toEqual(await builtWat(wat));
   });
 
   it('is the default backend on this engine (Node has WebAssembly SIMD)', () => {
