@@ -441,7 +441,7 @@ interface WasmKernel {
    * read it in place: per slot the operand it holds (or null), its byte offset and capacity,
    * and when it was last used (the least recently used slot is refilled).
    */
-  readonly slots: { owner: PackedLhs | null; offset: number; bytes: number; used: number }[];
+  readonly slots: { owner: object | null; offset: number; bytes: number; used: number }[];
   /** First free byte of the resident region, and a use counter. */
   top: number;
   clock: number;
@@ -530,11 +530,24 @@ function instantiateWasm(): WasmKernel | null {
  * resident area; when that area is full, every slot is emptied and the area starts again.
  */
 function resident(w: WasmKernel, P: PackedLhs): number | null {
-  const bytes = 8 * P.packed.length;
+  return residentCopy(w, P, P.packed, 0);
+}
+
+/**
+ * The byte offset of `data` (keyed by `owner`) in a resident slot, copied there unless that slot
+ * still holds it, followed by `pad` zeros; null when it is too large for a slot.
+ */
+function residentCopy(
+  w: WasmKernel,
+  owner: object,
+  data: Float64Array,
+  pad: number,
+): number | null {
+  const bytes = 8 * (data.length + pad);
   if (bytes > RESIDENT_MAX / SLOTS) return null;
   w.clock++;
   for (const s of w.slots) {
-    if (s.owner === P) {
+    if (s.owner === owner) {
       s.used = w.clock;
       return s.offset;
     }
@@ -551,8 +564,9 @@ function resident(w: WasmKernel, P: PackedLhs): number | null {
     w.top += bytes;
   }
   reserve(w, slot.offset + bytes);
-  w.f64.set(P.packed, slot.offset / 8);
-  slot.owner = P;
+  w.f64.set(data, slot.offset / 8);
+  w.f64.fill(0, slot.offset / 8 + data.length, slot.offset / 8 + data.length + pad);
+  slot.owner = owner;
   slot.used = w.clock;
   return slot.offset;
 }
@@ -700,7 +714,7 @@ function tallProduct(
   }
   if (k > TALL_MAX || n > TALL_WIDE || m < TALL_MIN || A.ld !== k) return false;
   if (B.ld !== (transB ? k : n)) return false;
-  // op(B) zero-padded to ldp columns at W_T; chunks of A and of C (n per row, one f64 of room
+  // op(B) zero-padded to ldp columns at W_T; chunks of A and of C (n per row, 8 f64 of room
   // after the last) in the B panel's region.
   const aAt = W_B;
   const cAt = aAt + 8 * NN_ROWS * k;
@@ -721,6 +735,86 @@ function tallProduct(
       for (let i = 0; i < rows; i++) c.set(out.subarray(i * n, (i + 1) * n), c0 + (i0 + i) * ldc);
   }
   return true;
+}
+
+/** Widest thin factor, and widest block, of the thin products (`thinFactor`). */
+const THIN_MAX = 64;
+
+/**
+ * An n × w matrix (w ≤ 64) for many products Fᵀ·X and F·M with thin blocks (≤ 64 columns), as
+ * CGL's H-step applies its low-rank factors: on the wasm backend it is copied once, row-major,
+ * into a resident slot of the kernel's memory, and the products run on gemm.wat's `ta` and `nn`
+ * over it (no packing, no padding of the block to multiples of 4 columns); elsewhere, and for
+ * wider blocks, they are `gemm`'s. Either way each result has `gemm`'s bits. Slots are keyed by
+ * handle: make a new one (`thinFactor`) whenever the matrix changes.
+ */
+export interface ThinFactor {
+  readonly mat: Mat;
+}
+
+/**
+ * A thin-product handle of A (n × w), or null when w > 64 or the products would not run on the
+ * wasm kernel (pack A for `gemmPacked` instead).
+ */
+export function thinFactor(A: Mat): ThinFactor | null {
+  return A.cols <= THIN_MAX && wasmKernel() !== null ? { mat: A } : null;
+}
+
+/** T (w × b) = Fᵀ·X for X (n × b); returns T. `matmulTA(F.mat, X, T)`, bit for bit. */
+export function thinTA(F: ThinFactor, X: Mat, T: Mat): Mat {
+  const A = F.mat;
+  const [n, wd, b] = [A.rows, A.cols, X.cols];
+  if (X.rows !== n) throw new Error(`thinTA: (${n}x${wd})ᵀ · ${X.rows}x${b}`);
+  resultMat(wd, b, T, 'thinTA', [A, X]);
+  const w = n > 0 && wd > 0 && b > 0 && b <= THIN_MAX ? wasmKernel() : null;
+  const at = w ? residentCopy(w, F, A.data.subarray(0, n * wd), 8) : null;
+  if (!w || at === null) return gemm(A, X, T, { transA: true });
+  // Chunks of KP rows, each summed from +0 by `ta` and written or added into T, as
+  // `productWasm` sums a depth of n (see `tallProduct`). X's chunk in the B panel's region,
+  // followed by 8 readable f64.
+  const ldt = (b + 7) & ~7;
+  const t = T.data;
+  const t0 = W_T / 8;
+  for (let q0 = 0; q0 < n; q0 += KP) {
+    const kq = Math.min(KP, n - q0);
+    reserve(w, W_B + 8 * (kq * b + 8));
+    const mem = w.f64;
+    mem.set(X.data.subarray(q0 * b, (q0 + kq) * b), W_B / 8);
+    mem.fill(0, W_B / 8 + kq * b, W_B / 8 + kq * b + 8);
+    w.ta(at + 8 * q0 * wd, W_B, W_T, kq, wd, b);
+    for (let i = 0; i < wd; i++) {
+      const r = i * b;
+      const o = t0 + i * ldt;
+      if (q0 === 0) for (let j = 0; j < b; j++) t[r + j] = mem[o + j]!;
+      else for (let j = 0; j < b; j++) t[r + j]! += mem[o + j]!;
+    }
+  }
+  return T;
+}
+
+/** Y (n × b) = F·M for M (w × b); returns Y. `matmul(F.mat, M, Y)`, bit for bit. */
+export function thinNN(F: ThinFactor, M: Mat, Y: Mat): Mat {
+  const A = F.mat;
+  const [n, wd, b] = [A.rows, A.cols, M.cols];
+  if (M.rows !== wd) throw new Error(`thinNN: ${n}x${wd} · ${M.rows}x${b}`);
+  resultMat(n, b, Y, 'thinNN', [A, M]);
+  const w = n > 0 && wd > 0 && b > 0 && b <= THIN_MAX ? wasmKernel() : null;
+  const at = w ? residentCopy(w, F, A.data.subarray(0, n * wd), 8) : null;
+  if (!w || at === null) return gemm(A, M, Y);
+  // M zero-padded to ldm columns at W_T; C in chunks of NN_ROWS rows (b per row, 8 f64 of
+  // room after the last) in the B panel's region.
+  const ldm = (b + 7) & ~7;
+  reserve(w, W_B + 8 * (NN_ROWS * b + 8));
+  const mem = w.f64;
+  const mAt = W_T / 8;
+  mem.fill(0, mAt, mAt + wd * ldm);
+  for (let p = 0; p < wd; p++) mem.set(M.data.subarray(p * b, (p + 1) * b), mAt + p * ldm);
+  for (let i0 = 0; i0 < n; i0 += NN_ROWS) {
+    const rows = Math.min(NN_ROWS, n - i0);
+    w.nn(at + 8 * i0 * wd, W_T, W_B, rows, wd, b);
+    Y.data.set(mem.subarray(W_B / 8, W_B / 8 + rows * b), i0 * b);
+  }
+  return Y;
 }
 
 /**

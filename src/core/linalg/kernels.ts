@@ -24,8 +24,12 @@ export {
   matmulTB,
   packLhs,
   syrk,
+  thinFactor,
+  thinNN,
+  thinTA,
   type GemmOptions,
   type PackedLhs,
+  type ThinFactor,
 } from './gemm';
 export { spmm, spmmTA } from './sparse';
 export { symEig, symEigValues, type SymEig } from './eig';

@@ -18,6 +18,9 @@ import {
   matmulTB,
   setGemmBackend,
   syrk,
+  thinFactor,
+  thinNN,
+  thinTA,
   type GemmBackend,
 } from '../../../src/core/linalg/gemm';
 import { builtWat } from '../../helpers/wasm-build';
@@ -331,6 +334,8 @@ describe('tall-skinny products', () => {
         [10, 60],
         [16, 64],
         [3, 33],
+        [12, 11],
+        [7, 12],
       ] as [number, number][]) {
         const A = randMat(rows, k, seed++);
         const B = randMat(k, n, seed++);
@@ -371,5 +376,70 @@ describe('tall-skinny products', () => {
     check(false, M, naiveMul(A, M), 12, 3);
     const B = randMat(200, 5, 3);
     check(true, B, naiveMul(transpose(A), B), 9, 2);
+  });
+});
+
+/**
+ * Thin factors (`thinFactor`, `thinTA`, `thinNN`: CGL's H-step factors, n × w with w ≤ 64, kept
+ * row-major in the wasm memory and multiplied on the tall kernels): the bits of matmulTA / matmul
+ * on the packed path for every width, block width (the kernels' 12-, 8- and 2-column paths) and
+ * row count across KP (1024) and NN_ROWS (4096) chunks; a new handle after the matrix changed
+ * is copied afresh; the fallbacks (b > 64, w > 64, the TypeScript backend).
+ */
+describe('thin factors', () => {
+  const bits = (X: Mat): number[] => Array.from(X.data);
+
+  it('Fᵀ·X and F·M: the bits of matmulTA and matmul', () => {
+    let seed = 700;
+    for (const rows of [64, 1025, 4100]) {
+      for (const w of [1, 10, 60, 64]) {
+        const F = randMat(rows, w, seed++);
+        const handle = thinFactor(F)!;
+        expect(handle).not.toBeNull();
+        for (const b of [1, 2, 9, 10, 12, 13, 16, 40, 64]) {
+          const X = randMat(rows, b, seed++);
+          const M = randMat(w, b, seed++);
+          const T = { rows: w, cols: b, data: new Float64Array(w * b).fill(NaN) };
+          const Y = { rows, cols: b, data: new Float64Array(rows * b).fill(NaN) };
+          expect(bits(thinTA(handle, X, T)), `Fᵀ·X ${rows}×${w}, b = ${b}`).toEqual(
+            bits(matmulTA(F, X)),
+          );
+          expect(bits(thinNN(handle, M, Y)), `F·M ${rows}×${w}, b = ${b}`).toEqual(
+            bits(matmul(F, M)),
+          );
+        }
+      }
+    }
+  });
+
+  it('a new handle after the matrix changed gives the new products (the slot is refilled)', () => {
+    const F = randMat(300, 20, 1);
+    const X = randMat(300, 10, 2);
+    const first = bits(
+      thinTA(thinFactor(F)!, X, { rows: 20, cols: 10, data: new Float64Array(200) }),
+    );
+    F.data.set(randMat(300, 20, 3).data);
+    // Other factors take the slots in between, as the H-step's views do.
+    for (let s = 4; s < 10; s++) thinTA(thinFactor(randMat(300, 20, s))!, X, randMat(20, 10, 0));
+    const again = thinTA(thinFactor(F)!, X, { rows: 20, cols: 10, data: new Float64Array(200) });
+    expect(bits(again)).toEqual(bits(matmulTA(F, X)));
+    expect(bits(again)).not.toEqual(first);
+  });
+
+  it('falls back to gemm: blocks wider than 64; no handle past 64 columns or on ts', () => {
+    const F = randMat(200, 30, 5);
+    const X = randMat(200, 70, 6);
+    const M = randMat(30, 70, 7);
+    const handle = thinFactor(F)!;
+    expect(bits(thinTA(handle, X, { rows: 30, cols: 70, data: new Float64Array(2100) }))).toEqual(
+      bits(matmulTA(F, X)),
+    );
+    expect(bits(thinNN(handle, M, { rows: 200, cols: 70, data: new Float64Array(14000) }))).toEqual(
+      bits(matmul(F, M)),
+    );
+    expect(thinFactor(randMat(200, 65, 8))).toBeNull();
+    expect(on('ts', () => thinFactor(F))).toBeNull();
+    expect(() => thinTA(handle, randMat(199, 3, 9), randMat(30, 3, 9))).toThrow(/thinTA/);
+    expect(() => thinNN(handle, randMat(29, 3, 9), randMat(200, 3, 9))).toThrow(/thinNN/);
   });
 });

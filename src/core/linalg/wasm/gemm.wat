@@ -34,11 +34,11 @@
 ;; sums separate IEEE operations: the `block` kernel's sum over the same n, bit for bit.
 ;;
 ;; nn(pa, pm, pc, n, k, kb): C ← A·M for A (n × k, k f64 per row) at pa and M (k × ldm, ldm = kb
-;; rounded up to 8, zero-padded) at pm; C (n × kb) at pc. Per row, columns 8 at a time (four
-;; f64x2 accumulators) while more than 6 remain, then 2 at a time, each summed from +0 in the
-;; order a = 0 … k − 1: the plain loop's bits for k ≤ 256, as `block`. A row's last store may
-;; spill one f64 into the next row, which is written after it, or past C's end (the caller leaves
-;; room).
+;; rounded up to 8, zero-padded) at pm; C (n × kb) at pc. Per row, columns 12 at a time (six
+;; f64x2 accumulators: c = 10 in one sweep) while more than 8 remain, 8 at a time (four) while
+;; more than 6 remain, then 2 at a time, each summed from +0 in the order a = 0 … k − 1: the
+;; plain loop's bits for k ≤ 256, as `block`. A row's last store may spill up to three f64 into
+;; the next row, which is written after it, or past C's end (the caller leaves 8 f64 of room).
 (module
   (import "env" "memory" (memory 1))
   (func (export "block")
@@ -220,6 +220,7 @@
     (local $i i32) (local $j0 i32) (local $a i32) (local $pA i32) (local $pM i32) (local $pC i32)
     (local $aRow i32) (local $mBytes i32) (local $x v128)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $s4 v128) (local $s5 v128)
     (local.set $mBytes (i32.shl (i32.and (i32.add (local.get $kb) (i32.const 7)) (i32.const -8))
       (i32.const 3)))
     (local.set $aRow (local.get $pa))
@@ -235,7 +236,37 @@
             (local.set $pA (local.get $aRow))
             (local.set $pM (i32.add (local.get $pm) (i32.shl (local.get $j0) (i32.const 3))))
             (local.set $a (i32.const 0))
-            (if (i32.gt_s (i32.sub (local.get $kb) (local.get $j0)) (i32.const 6))
+            (if (i32.gt_s (i32.sub (local.get $kb) (local.get $j0)) (i32.const 8))
+              (then
+                ;; Nine to twelve columns (c = 10): six f64x2, one sweep.
+                (local.set $s0 (v128.const f64x2 0 0))
+                (local.set $s1 (v128.const f64x2 0 0))
+                (local.set $s2 (v128.const f64x2 0 0))
+                (local.set $s3 (v128.const f64x2 0 0))
+                (local.set $s4 (v128.const f64x2 0 0))
+                (local.set $s5 (v128.const f64x2 0 0))
+                (block $aDone12
+                  (loop $aLoop12
+                    (br_if $aDone12 (i32.ge_s (local.get $a) (local.get $k)))
+                    (local.set $x (v128.load64_splat (local.get $pA)))
+                    (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $x) (v128.load (local.get $pM)))))
+                    (local.set $s1 (f64x2.add (local.get $s1) (f64x2.mul (local.get $x) (v128.load offset=16 (local.get $pM)))))
+                    (local.set $s2 (f64x2.add (local.get $s2) (f64x2.mul (local.get $x) (v128.load offset=32 (local.get $pM)))))
+                    (local.set $s3 (f64x2.add (local.get $s3) (f64x2.mul (local.get $x) (v128.load offset=48 (local.get $pM)))))
+                    (local.set $s4 (f64x2.add (local.get $s4) (f64x2.mul (local.get $x) (v128.load offset=64 (local.get $pM)))))
+                    (local.set $s5 (f64x2.add (local.get $s5) (f64x2.mul (local.get $x) (v128.load offset=80 (local.get $pM)))))
+                    (local.set $pA (i32.add (local.get $pA) (i32.const 8)))
+                    (local.set $pM (i32.add (local.get $pM) (local.get $mBytes)))
+                    (local.set $a (i32.add (local.get $a) (i32.const 1)))
+                    (br $aLoop12)))
+                (v128.store (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s0))
+                (v128.store offset=16 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s1))
+                (v128.store offset=32 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s2))
+                (v128.store offset=48 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s3))
+                (v128.store offset=64 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s4))
+                (v128.store offset=80 (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s5))
+                (local.set $j0 (i32.add (local.get $j0) (i32.const 12))))
+            (else (if (i32.gt_s (i32.sub (local.get $kb) (local.get $j0)) (i32.const 6))
               (then
                 (local.set $s0 (v128.const f64x2 0 0))
                 (local.set $s1 (v128.const f64x2 0 0))
@@ -270,7 +301,7 @@
                     (local.set $a (i32.add (local.get $a) (i32.const 1)))
                     (br $aLoop2)))
                 (v128.store (i32.add (local.get $pC) (i32.shl (local.get $j0) (i32.const 3))) (local.get $s0))
-                (local.set $j0 (i32.add (local.get $j0) (i32.const 2)))))
+                (local.set $j0 (i32.add (local.get $j0) (i32.const 2)))))))
             (br $jLoop)))
         (local.set $aRow (i32.add (local.get $aRow) (i32.shl (local.get $k) (i32.const 3))))
         (local.set $pC (i32.add (local.get $pC) (i32.shl (local.get $kb) (i32.const 3))))

@@ -22,20 +22,37 @@ import {
   packLhs,
   spmm,
   symEig,
+  thinFactor,
+  thinNN,
+  thinTA,
   type PackedLhs,
+  type ThinFactor,
 } from '../../linalg/kernels';
 import { orthonormalise, orthWork, type OrthWork } from '../../linalg/orth';
 import type { Csr, Mat } from '../../linalg/types';
 
-/** An n × w factor packed both ways for `gemmPacked`: as the left operand and transposed. */
+/**
+ * An n × w factor ready for `HStepOp`'s products: thin (w ≤ 64 on the wasm kernel: copied once
+ * into its memory, products on the tall kernels, `thinFactor`) or packed both ways for
+ * `gemmPacked` (as the left operand and transposed). Either way the products have `gemm`'s bits.
+ */
 export interface PackedFactor {
-  readonly plain: PackedLhs;
-  readonly trans: PackedLhs;
+  readonly w: number;
+  readonly thin: ThinFactor | null;
+  readonly plain: PackedLhs | null;
+  readonly trans: PackedLhs | null;
 }
 
-/** A packed both ways; with `reuse`, over its storage (that factor must not be used again). */
+/** A ready for `HStepOp`; with `reuse`, over its storage (that factor must not be used again). */
 export function packFactor(A: Mat, reuse?: PackedFactor | null): PackedFactor {
-  return { plain: packLhs(A, false, reuse?.plain), trans: packLhs(A, true, reuse?.trans) };
+  const thin = thinFactor(A);
+  if (thin) return { w: A.cols, thin, plain: null, trans: null };
+  return {
+    w: A.cols,
+    thin: null,
+    plain: packLhs(A, false, reuse?.plain),
+    trans: packLhs(A, true, reuse?.trans),
+  };
 }
 
 /**
@@ -45,8 +62,8 @@ export function packFactor(A: Mat, reuse?: PackedFactor | null): PackedFactor {
  *   X' = Q·X,  T₁ = Aᵀ·X',  T₂ = Bᵀ·X'  (w × b),
  *   G·X = λ·L·X + Q·(A·(½T₂ + ½E_vE_vᵀT₁) + B·(½T₁)),
  * E_vE_vᵀ keeping the rows of T₁ that belong to view v (F̄_v = A·E_v). Four products with packed
- * n × w factors, 4nwb flops, plus 2·nnz(L)·b: F_cat is packed once per pass for every view, ΔP_v
- * once per pass for its view, and nothing of size n × 2w is formed.
+ * n × w factors, 4nwb flops, plus 2·nnz(L)·b: F_cat is prepared (`packFactor`) once per pass for
+ * every view, ΔP_v once per pass for its view, and nothing of size n × 2w is formed.
  */
 export class HStepOp implements SymOp {
   readonly n: number;
@@ -71,10 +88,12 @@ export class HStepOp implements SymOp {
   apply(X: Mat, Y: Mat): void {
     const { n, q, lambda, A, B, scratch: sc } = this;
     const b = X.cols;
-    const w = A.trans.m;
+    const w = A.w;
+    const thin = A.thin !== null && B.thin !== null;
     if (sc.xq.length < n * b) {
       sc.xq = new Float64Array(n * b);
       sc.yq = new Float64Array(n * b);
+      sc.yq2 = new Float64Array(n * b);
     }
     if (sc.t1.length < w * b) {
       sc.t1 = new Float64Array(w * b);
@@ -89,8 +108,13 @@ export class HStepOp implements SymOp {
     const Xq: Mat = { rows: n, cols: b, data: xq.subarray(0, n * b) };
     const T1: Mat = { rows: w, cols: b, data: sc.t1.subarray(0, w * b) };
     const T2: Mat = { rows: w, cols: b, data: sc.t2.subarray(0, w * b) };
-    gemmPacked(A.trans, Xq, T1);
-    gemmPacked(B.trans, Xq, T2);
+    if (thin) {
+      thinTA(A.thin!, Xq, T1);
+      thinTA(B.thin!, Xq, T2);
+    } else {
+      gemmPacked(A.trans!, Xq, T1);
+      gemmPacked(B.trans!, Xq, T2);
+    }
     // T₂ ← K₁ = ½T₂ + ½E_vE_vᵀT₁, T₁ ← K₂ = ½T₁.
     const t1 = T1.data;
     const t2 = T2.data;
@@ -102,8 +126,18 @@ export class HStepOp implements SymOp {
       t1[p] = h;
     }
     const Yq: Mat = { rows: n, cols: b, data: sc.yq.subarray(0, n * b) };
-    gemmPacked(A.plain, T2, Yq);
-    gemmPacked(B.plain, T1, Yq, { beta: 1 });
+    if (thin) {
+      // Yq = A·K₁ + B·K₂, added as gemmPacked's β = 1 adds the second product into the first.
+      const Y2: Mat = { rows: n, cols: b, data: sc.yq2.subarray(0, n * b) };
+      thinNN(A.thin!, T2, Yq);
+      thinNN(B.thin!, T1, Y2);
+      const yq = Yq.data;
+      const y2 = Y2.data;
+      for (let p = 0; p < n * b; p++) yq[p]! += y2[p]!;
+    } else {
+      gemmPacked(A.plain!, T2, Yq);
+      gemmPacked(B.plain!, T1, Yq, { beta: 1 });
+    }
     this.graph.apply(X, Y);
     const y = Y.data;
     const yq = Yq.data;
@@ -130,6 +164,8 @@ export class HStepOp implements SymOp {
 export interface OpScratch {
   xq: Float64Array;
   yq: Float64Array;
+  /** The second product of a thin factor pair. */
+  yq2: Float64Array;
   t1: Float64Array;
   t2: Float64Array;
 }
@@ -137,6 +173,7 @@ export interface OpScratch {
 export const opScratch = (): OpScratch => ({
   xq: new Float64Array(0),
   yq: new Float64Array(0),
+  yq2: new Float64Array(0),
   t1: new Float64Array(0),
   t2: new Float64Array(0),
 });
