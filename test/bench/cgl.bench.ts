@@ -20,7 +20,8 @@
  * unless MVSTUDIO_THREADS says otherwise, started and answering before a case's clock starts.
  *
  * Every case runs in a child process (this file, with CGL_BENCH_CHILD set) so that its peak RSS
- * (process.resourceUsage().maxRSS) is its own.
+ * (process.resourceUsage().maxRSS) is its own. Before each reference case another child measures
+ * the machine's speed (GFLOP/s of a 256 × 256 GEMM for one second), printed beside the time.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
 import { evaluate } from '../../src/core/protocol';
+import { matmul } from '../../src/core/linalg/kernels';
 import { getSolver } from '../../src/core/solvers/registry';
 import { synthesize } from '../../src/core/synth';
 import { loadDataset } from '../../src/io/load';
@@ -45,7 +47,9 @@ interface RefRun {
 }
 
 type Case =
-  { kind: 'reference'; index: number } | { kind: 'scale'; n: number; method: 'cgl' | 'cgmvc-nc' };
+  | { kind: 'reference'; index: number }
+  | { kind: 'scale'; n: number; method: 'cgl' | 'cgmvc-nc' }
+  | { kind: 'probe' };
 
 interface ChildResult {
   seconds: number;
@@ -66,7 +70,45 @@ const runs = (
 const HW_REFERENCE_S: Record<string, number> = { CGL: 731, 'CGMVC-NC': 832 };
 const REFERENCE_PEAK_GB = 3.1;
 
+/** Dimension and duration of the machine-speed probe (a 256 × 256 GEMM on the wasm kernel). */
+const PROBE_N = 256;
+const PROBE_MS = 1000;
+
+/**
+ * The machine's speed now: GFLOP/s of repeated 256 × 256 products for one second, in a child
+ * of its own just before a reference case (not in the case's process, whose kernels it would
+ * warm). These machines drift by ±25 % and more within minutes; the figure printed beside each
+ * time says which spell it was measured in (12–13 GFLOP/s in a fast one, 7–8 in a slow one).
+ */
+function probe(): number {
+  const n = PROBE_N;
+  const A = {
+    rows: n,
+    cols: n,
+    data: new Float64Array(n * n).map((_, i) => ((i * 7919) % 997) / 997),
+  };
+  const C = { rows: n, cols: n, data: new Float64Array(n * n) };
+  for (let i = 0; i < 5; i++) matmul(A, A, C);
+  const t0 = performance.now();
+  let reps = 0;
+  while (performance.now() - t0 < PROBE_MS) {
+    matmul(A, A, C);
+    reps++;
+  }
+  return (2 * n ** 3 * reps) / ((performance.now() - t0) * 1e6);
+}
+
 async function child(c: Case): Promise<ChildResult> {
+  if (c.kind === 'probe') {
+    return {
+      seconds: 0,
+      solveSeconds: 0,
+      maxRssMB: 0,
+      iterations: 0,
+      objective: [],
+      metrics: { gflops: probe() },
+    };
+  }
   // Helper threads as the app's solver worker has them: started (and up) before a run.
   const pool = startThreadPool({ helpers: helperCountFromEnv() });
   if (pool) awaitHelpers(pool);
@@ -156,6 +198,7 @@ function referenceSection(): void {
       'time s (ref)',
       'solve s',
       'peak RSS MB',
+      'machine GFLOP/s',
     ],
   ];
   let allPass = true;
@@ -171,7 +214,13 @@ function referenceSection(): void {
     const name = `${run.file.replace('CGL-benchmark/', '').replace('.mat', '')} ${run.method} λ=${run.params.lambda.toPrecision(3)} ρ=${run.params.rho}`;
     // Each repeat is a fresh child; the solve is deterministic, so the first gives the trace and
     // metrics and the repeats only the spread of the time (this machine drifts by ±25 %).
-    const all = Array.from({ length: repeat }, () => spawnCase({ kind: 'reference', index }));
+    // Each repeat is preceded by the machine-speed probe (its own child).
+    const speeds: number[] = [];
+    const all = Array.from({ length: repeat }, () => {
+      const p = spawnCase({ kind: 'probe' });
+      if (typeof p !== 'string') speeds.push(p.metrics['gflops']!);
+      return spawnCase({ kind: 'reference', index });
+    });
     const failed = all.find((r): r is string => typeof r === 'string');
     if (failed !== undefined) {
       rows.push([name, failed]);
@@ -216,13 +265,20 @@ function referenceSection(): void {
       `${median.toFixed(1)}${spread} (${refTime})`,
       medianOf(done.map((r) => r.solveSeconds)).toFixed(1),
       Math.max(...done.map((r) => r.maxRssMB)).toFixed(0),
+      speeds.length === 0
+        ? '?'
+        : repeat > 1
+          ? `${medianOf(speeds).toFixed(1)} (${Math.min(...speeds).toFixed(1)}–${Math.max(...speeds).toFixed(1)})`
+          : speeds[0]!.toFixed(1),
     ]);
     console.log(table(rows.slice(-1)));
   }
   console.log('\n' + table(rows));
   console.log(
     `\nreference: times are Octave's (HW: the issue's figure / the JSON's runtime); peak RSS ${REFERENCE_PEAK_GB} GB on HW. ` +
-      `Our time = load + solve + 20 × k-means (20 replicates); target for HW ≤ 8 s.`,
+      `Our time = load + solve + 20 × k-means (20 replicates); target for HW ≤ 8 s. Machine: ` +
+      `GFLOP/s of a 256 × 256 GEMM measured just before each case (12–13 in this machine's fast ` +
+      `spells, 7–8 in its slow ones).`,
   );
   console.log(
     allPass ? 'ALL RUNS PASS (metrics within ±0.02, same iteration count)' : 'SOME RUNS FAIL',
