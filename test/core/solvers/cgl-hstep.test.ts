@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { symEig } from '../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
 import { HStepOp, packFactor, topEigenpairs } from '../../../src/core/solvers/cgl/hstep';
-import { endTask, hstepTask } from '../../../src/core/solvers/cgl/hviews';
+import { endTask, hstepTask, openSessions } from '../../../src/core/solvers/cgl/hviews';
+import { setThreadPool, type ThreadPool } from '../../../src/core/parallel';
+import { TASKS } from '../../../src/core/tasks';
+import { buildGraphs, cglIterate, type CglGraphs } from '../../../src/core/solvers/cgl/cgl';
+import { meanImputed } from '../../../src/core/solvers/impute';
+import { synthesize } from '../../../src/core/synth';
 import { maxDiff, naiveMul, randMat, transpose } from '../../helpers/mat';
 import { prng } from '../../helpers/prng';
 
@@ -187,5 +192,64 @@ describe('helper task sessions (cgl.hstep / cgl.end)', () => {
     expect(() => hstepTask({ token: 901, ...base })).not.toThrow();
     endTask(901);
     expect(() => hstepTask({ token: 901, ...base })).toThrow(/no session 901/);
+  });
+});
+
+describe('helper sessions end with the solve', () => {
+  /** A pool whose one helper runs its tasks on this thread when waited for (as a broken one). */
+  const inThread = (): ThreadPool => {
+    let pending: (() => unknown) | null = null;
+    return {
+      helpers: 1,
+      start(_h, task, input) {
+        const run = TASKS[task]! as (x: unknown) => unknown;
+        pending = () => run(structuredClone(input));
+      },
+      finish() {
+        const p = pending!;
+        pending = null;
+        return p();
+      },
+    };
+  };
+  const graphs = (): CglGraphs => {
+    const ds = synthesize({ n: 150, k: 3, dims: [5, 6, 7], completeFraction: 1, seed: 3 });
+    return buildGraphs(
+      ds.views.map((v) => meanImputed(v, ds.n)),
+      8,
+    );
+  };
+  const options = {
+    lambda: 0.05,
+    shrinkage: { kind: 'wtnn', rho: 2 } as const,
+    neighbors: 8,
+    iterations: 12,
+    minIterations: 12,
+    tolerance: 1e-6,
+    path: 'factorised' as const,
+  };
+
+  it('finished, abandoned after three passes, or closed before the first: no session is left', () => {
+    setThreadPool(inThread());
+    try {
+      const g = graphs();
+      // Finished.
+      const done = cglIterate(g, 3, options);
+      let r = done.next();
+      while (!r.done) r = done.next();
+      expect(openSessions()).toBe(0);
+      // Abandoned (a cancelled run): the helper's session was set up, then dropped on return().
+      const gen = cglIterate(g, 3, options);
+      for (let t = 0; t < 3; t++) gen.next();
+      expect(openSessions()).toBe(1);
+      gen.return(undefined as never);
+      expect(openSessions()).toBe(0);
+      // Closed before it started: nothing to end, nothing thrown.
+      const idle = cglIterate(g, 3, options);
+      idle.return(undefined as never);
+      expect(openSessions()).toBe(0);
+    } finally {
+      setThreadPool(null);
+    }
   });
 });

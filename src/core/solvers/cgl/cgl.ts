@@ -273,85 +273,100 @@ export function* cglIterate(
   let last: TensorTerms | null = null;
   let eigMisses = 0;
   let zeroRows = 0;
-  for (let t = 2; t <= o.iterations; t++) {
-    const first = t === 2;
-    const graph = new Float64Array(V);
-    let eigIterations = 0;
-    // H-step, every view from the previous iterate (F_cat, q_v, ΔP_v).
-    // Factorised: the view's thread also makes q_v, F̄_v (into Fnext), the graph term and F̄_v's
-    // spectra for the T-step.
-    const hv = hviews ? hviews.run(q, first ? null : Fcat, ft!, Fnext) : null;
-    for (let v = 0; v < V; v++) {
-      if (hv) {
-        const r = hv[v]!;
-        eigIterations += r.products;
-        if (!r.converged) eigMisses++;
-        zeroRows = Math.max(zeroRows, r.zeroRows);
-        graph[v] = r.graph;
-      } else {
-        const qv = q[v]!;
-        const G = Float64Array.from(Ld![v]!.data, (x) => lambda * x);
-        if (!first) {
-          const Fv = Fbar[v]!;
-          const FF = matmulTB(Fv, Fv);
-          const Tv = T![v]!.data;
-          for (let i = 0; i < n; i++)
-            for (let j = 0; j < n; j++) {
-              const inner = 0.5 * (Tv[i * n + j]! + Tv[j * n + i]!) - 0.5 * FF.data[i * n + j]!;
-              G[i * n + j]! += qv[i]! * inner * qv[j]!;
-            }
+  // The helpers' sessions end with the solve, also when it is abandoned (the generator closed
+  // early: a cancelled run) or fails; then an error of the ending must not hide the first.
+  let finished = false;
+  try {
+    for (let t = 2; t <= o.iterations; t++) {
+      const first = t === 2;
+      const graph = new Float64Array(V);
+      let eigIterations = 0;
+      // H-step, every view from the previous iterate (F_cat, q_v, ΔP_v).
+      // Factorised: the view's thread also makes q_v, F̄_v (into Fnext), the graph term and F̄_v's
+      // spectra for the T-step.
+      const hv = hviews ? hviews.run(q, first ? null : Fcat, ft!, Fnext) : null;
+      for (let v = 0; v < V; v++) {
+        if (hv) {
+          const r = hv[v]!;
+          eigIterations += r.products;
+          if (!r.converged) eigMisses++;
+          zeroRows = Math.max(zeroRows, r.zeroRows);
+          graph[v] = r.graph;
+        } else {
+          const qv = q[v]!;
+          const G = Float64Array.from(Ld![v]!.data, (x) => lambda * x);
+          if (!first) {
+            const Fv = Fbar[v]!;
+            const FF = matmulTB(Fv, Fv);
+            const Tv = T![v]!.data;
+            for (let i = 0; i < n; i++)
+              for (let j = 0; j < n; j++) {
+                const inner = 0.5 * (Tv[i * n + j]! + Tv[j * n + i]!) - 0.5 * FF.data[i * n + j]!;
+                G[i * n + j]! += qv[i]! * inner * qv[j]!;
+              }
+          }
+          const Hv = topDense({ rows: n, cols: n, data: G }, c);
+          zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));
+          graph[v] = graphTermDense(lambda, Ld![v]!, Hv);
         }
-        const Hv = topDense({ rows: n, cols: n, data: G }, c);
-        zeroRows = Math.max(zeroRows, normaliseInto(Hv, qv, Fnext[v]!));
-        graph[v] = graphTermDense(lambda, Ld![v]!, Hv);
+      }
+      [Fbar, Fnext] = [Fnext, Fbar];
+      const fc = Fcat.data;
+      for (let v = 0; v < V; v++) {
+        const f = Fbar[v]!.data;
+        for (let i = 0; i < n; i++)
+          for (let a = 0; a < c; a++) fc[i * w + v * c + a] = f[i * c + a]!;
+      }
+      // T-step.
+      let tt: TensorTerms;
+      if (dense) {
+        const r = denseTensorStep(Fbar, shrinkage);
+        T = r.T;
+        tt = r.terms;
+      } else {
+        // Step 1 was done view by view in the H-step. No ΔP_v yet: the next H-step makes them,
+        // each thread those of its views, side by side.
+        tt = ft!.step(Fbar, Fcat, shrinkage, 0, true);
+      }
+      last = tt;
+      let obj = tt.penalty;
+      for (let v = 0; v < V; v++) obj += graph[v]! + tt.tensor[v]!;
+      const prev = objective[objective.length - 1]!;
+      objective.push(obj);
+      const relChange = Math.abs((obj - prev) / prev);
+      terms.graph.push(Array.from(graph));
+      terms.tensor.push(Array.from(tt.tensor));
+      terms.penalty.push(tt.penalty);
+      terms.tubalRank.push(tt.tubalRank);
+      yield {
+        pass: t - 1,
+        objective: obj,
+        graph,
+        tensor: Float64Array.from(tt.tensor),
+        penalty: tt.penalty,
+        tubalRank: tt.tubalRank,
+        maxPasses: tt.maxPasses,
+        relChange,
+        eigIterations,
+      };
+      if (t >= o.minIterations && relChange < o.tolerance) {
+        converged = true;
+        break;
       }
     }
-    [Fbar, Fnext] = [Fnext, Fbar];
-    const fc = Fcat.data;
-    for (let v = 0; v < V; v++) {
-      const f = Fbar[v]!.data;
-      for (let i = 0; i < n; i++) for (let a = 0; a < c; a++) fc[i * w + v * c + a] = f[i * c + a]!;
-    }
-    // T-step.
-    let tt: TensorTerms;
-    if (dense) {
-      const r = denseTensorStep(Fbar, shrinkage);
-      T = r.T;
-      tt = r.terms;
-    } else {
-      // Step 1 was done view by view in the H-step. No ΔP_v yet: the next H-step makes them,
-      // each thread those of its views, side by side.
-      tt = ft!.step(Fbar, Fcat, shrinkage, 0, true);
-    }
-    last = tt;
-    let obj = tt.penalty;
-    for (let v = 0; v < V; v++) obj += graph[v]! + tt.tensor[v]!;
-    const prev = objective[objective.length - 1]!;
-    objective.push(obj);
-    const relChange = Math.abs((obj - prev) / prev);
-    terms.graph.push(Array.from(graph));
-    terms.tensor.push(Array.from(tt.tensor));
-    terms.penalty.push(tt.penalty);
-    terms.tubalRank.push(tt.tubalRank);
-    yield {
-      pass: t - 1,
-      objective: obj,
-      graph,
-      tensor: Float64Array.from(tt.tensor),
-      penalty: tt.penalty,
-      tubalRank: tt.tubalRank,
-      maxPasses: tt.maxPasses,
-      relChange,
-      eigIterations,
-    };
-    if (t >= o.minIterations && relChange < o.tolerance) {
-      converged = true;
-      break;
+    // The final state holds every ΔP_v.
+    if (ft && last) ft.completeDeltaP();
+    finished = true;
+  } finally {
+    if (finished) hviews?.end();
+    else {
+      try {
+        hviews?.end();
+      } catch {
+        // The solve's own error (or its closing) is what the caller sees.
+      }
     }
   }
-  // The final state holds every ΔP_v; the helpers' sessions are no longer needed.
-  if (ft && last) ft.completeDeltaP();
-  hviews?.end();
   return {
     Fbar,
     objective,

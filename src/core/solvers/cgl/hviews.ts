@@ -103,6 +103,11 @@ const sessions = new Map<string, Session>();
 const sessionKey = (token: number, views: readonly number[]): string =>
   `${token}:${views.join(',')}`;
 
+/** How many sessions this thread holds (for tests: a finished or abandoned solve leaves none). */
+export function openSessions(): number {
+  return sessions.size;
+}
+
 /** Runs one pass of the helper's views: the body of the task 'cgl.hstep'. */
 export function hstepTask(input: HStepTaskInput): HViewOut[] {
   if (input.setup) {
@@ -180,8 +185,8 @@ export class HStepViews {
   }
 
   /**
-   * Tells the helpers the solve is over (their sessions are dropped). A solve abandoned before
-   * its end leaves them until the next solve replaces them.
+   * Tells the helpers the solve is over (their sessions are dropped). `cglIterate` calls it when
+   * the solve ends, fails or is abandoned (its generator closed early).
    */
   end(): void {
     if (!this.started) return;
