@@ -12,8 +12,9 @@
  *   solve time and peak RSS, beside the memory the reference's dense tensor would need.
  *
  * CGL_BENCH_RUNS=3Sources,100Leaves limits the reference section to files matching a name;
- * CGL_BENCH_REPEAT=5 runs each reference case 5 times and prints the median time with the
- * range (the machines here drift by ±25 % within minutes; one reading can mislead);
+ * CGL_BENCH_REPEAT=5 runs each reference case 5 times, the cases taking turns, and prints the
+ * median time with the range (the machines here drift by ±25 % within minutes; one reading can
+ * mislead);
  * CGL_BENCH_SIZES=5000,20000 the scale section's sizes (n = 50,000 runs CGL only).
  *
  * Helper threads (backend/threads.ts) as the app's solver worker starts them: one per extra core
@@ -209,18 +210,36 @@ function referenceSection(): void {
       `CGL_BENCH_REPEAT must be a whole number ≥ 1, got ${process.env.CGL_BENCH_REPEAT}`,
     );
   }
-  for (const [index, run] of runs.entries()) {
-    if (only && !only.split(',').some((s) => run.file.includes(s))) continue;
-    const name = `${run.file.replace('CGL-benchmark/', '').replace('.mat', '')} ${run.method} λ=${run.params.lambda.toPrecision(3)} ρ=${run.params.rho}`;
-    // Each repeat is a fresh child; the solve is deterministic, so the first gives the trace and
-    // metrics and the repeats only the spread of the time (this machine drifts by ±25 %).
-    // Each repeat is preceded by the machine-speed probe (its own child).
-    const speeds: number[] = [];
-    const all = Array.from({ length: repeat }, () => {
+  const chosen = [...runs.keys()].filter(
+    (i) => !only || only.split(',').some((s) => runs[i]!.file.includes(s)),
+  );
+  // Each repeat is a fresh child, preceded by the machine-speed probe (its own child); with
+  // repeats the cases take turns (round r runs every chosen case once), so that the methods
+  // share the machine's spells. The solve is deterministic: the first repeat gives the trace
+  // and metrics, the others only the spread of the time.
+  const speedsOf = new Map<number, number[]>(chosen.map((i) => [i, []]));
+  const allOf = new Map<number, (ChildResult | string)[]>(chosen.map((i) => [i, []]));
+  const nameOf = (run: RefRun): string =>
+    `${run.file.replace('CGL-benchmark/', '').replace('.mat', '')} ${run.method} λ=${run.params.lambda.toPrecision(3)} ρ=${run.params.rho}`;
+  for (let r = 0; r < repeat; r++) {
+    for (const index of chosen) {
       const p = spawnCase({ kind: 'probe' });
-      if (typeof p !== 'string') speeds.push(p.metrics['gflops']!);
-      return spawnCase({ kind: 'reference', index });
-    });
+      const gflops = typeof p === 'string' ? NaN : p.metrics['gflops']!;
+      if (Number.isFinite(gflops)) speedsOf.get(index)!.push(gflops);
+      const res = spawnCase({ kind: 'reference', index });
+      allOf.get(index)!.push(res);
+      const time = typeof res === 'string' ? res : `${res.seconds.toFixed(1)} s`;
+      console.log(
+        `${repeat > 1 ? `round ${r + 1}/${repeat}: ` : ''}${nameOf(runs[index]!)}: ${time}` +
+          ` (machine ${gflops.toFixed(1)} GFLOP/s)`,
+      );
+    }
+  }
+  for (const index of chosen) {
+    const run = runs[index]!;
+    const name = nameOf(run);
+    const speeds = speedsOf.get(index)!;
+    const all = allOf.get(index)!;
     const failed = all.find((r): r is string => typeof r === 'string');
     if (failed !== undefined) {
       rows.push([name, failed]);
@@ -271,7 +290,6 @@ function referenceSection(): void {
           ? `${medianOf(speeds).toFixed(1)} (${Math.min(...speeds).toFixed(1)}–${Math.max(...speeds).toFixed(1)})`
           : speeds[0]!.toFixed(1),
     ]);
-    console.log(table(rows.slice(-1)));
   }
   console.log('\n' + table(rows));
   console.log(
