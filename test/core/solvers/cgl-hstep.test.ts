@@ -233,11 +233,17 @@ describe('helper task sessions (cgl.hstep / cgl.end)', () => {
     const q = new Float64Array(40).fill(1);
     const F = new Float64Array(40 * 3);
     const G = new Float64Array(2 * 21 * 3);
-    const base = { views: [0], q: [q], Fnext: [F], Gnext: [G], Fcat: null, spectra: null };
+    // One view; the claim counter starts each pass at 0 (the solver resets it).
+    const claim = new Int32Array(1);
+    const base = { helper: 0, claim, q: [q], Fnext: [F], Gnext: [G], Fcat: null, spectra: null };
     const L2 = S.data.reduce((a, x) => a + x * x, 0);
     const setup = { L: [S], L2: [L2], V: 1, c: 3, lambda: 0.5, eigTol: 1e-10 };
     expect(() => hstepTask({ token: 901, ...base })).toThrow(/no session 901 on this helper/);
+    claim[0] = 0;
     const [first] = hstepTask({ token: 901, setup, ...base });
+    expect(first!.view).toBe(0);
+    // Claimed: another task of this pass finds nothing left.
+    expect(hstepTask({ token: 901, ...base })).toEqual([]);
     expect(first!.products).toBeGreaterThan(0);
     expect(first!.converged).toBe(true);
     expect(first!.zeroRows).toBe(0);
@@ -256,11 +262,13 @@ describe('helper task sessions (cgl.hstep / cgl.end)', () => {
     expect(first!.graph).toBeLessThanOrEqual(0.5 * 0.5 * L2);
     const F1 = Array.from(F);
     // The session holds: a pass without setup works, and gives the same first-pass result.
+    claim[0] = 0;
     const [again] = hstepTask({ token: 901, ...base });
     expect(again).toEqual(first);
     expect(Array.from(F)).toEqual(F1);
     // Another solve's end leaves it; its own end drops it.
     endTask(902);
+    claim[0] = 0;
     expect(() => hstepTask({ token: 901, ...base })).not.toThrow();
     endTask(901);
     expect(() => hstepTask({ token: 901, ...base })).toThrow(/no session 901/);

@@ -384,26 +384,41 @@ export interface HViewResult {
 }
 
 /**
- * The factorised H-step of one view, with the storage it reuses from pass to pass (ΔP_v's packed
- * factor, the start block). The same code runs in the solver's thread and, for the views handed
- * to a helper thread (`core/tasks.ts`), in the helper: the result does not depend on where.
+ * The buffers of a thread's view solves, shared by its `HViewSolver`s (a thread solves its views
+ * one after another, and a solve's vectors are used before the next one starts): the start
+ * block, the fast path's blocks, the operator's buffers and ΔP_v's packed storage.
+ */
+export interface ViewWork {
+  readonly X0: Mat;
+  readonly fw: FastWork;
+  readonly scratch: OpScratch;
+  packedDP: PackedFactor | null;
+}
+
+export function viewWork(n: number, c: number): ViewWork {
+  return {
+    X0: { rows: n, cols: c, data: new Float64Array(n * c) },
+    fw: fastWork(n, c),
+    scratch: opScratch(),
+    packedDP: null,
+  };
+}
+
+/**
+ * The factorised H-step of one view (its graph and constants; the buffers it reuses from pass to
+ * pass are a `ViewWork`). The same code runs in the solver's thread and in a helper thread
+ * (`core/tasks.ts`), whichever takes the view: the result does not depend on where.
  */
 export class HViewSolver {
-  private packedDP: PackedFactor | null = null;
-  private readonly X0: Mat;
-  private readonly scratch = opScratch();
-  private readonly fw: FastWork;
-
   constructor(
     readonly L: Csr,
-    private readonly v: number,
+    readonly v: number,
     private readonly c: number,
     readonly lambda: number,
     private readonly eigTol: number,
-  ) {
-    this.X0 = { rows: L.rows, cols: c, data: new Float64Array(L.rows * c) };
-    this.fw = fastWork(L.rows, c);
-  }
+    /** Shared with the thread's other views (`viewWork`); its own by default. */
+    private readonly work: ViewWork = viewWork(L.rows, c),
+  ) {}
 
   /**
    * First pass (`Fcat` null): the top-c eigenvectors of λL_v. Later passes: of
@@ -424,8 +439,9 @@ export class HViewSolver {
     const first = Fcat === null;
     if (!first) {
       const w = Fcat.cols;
-      this.packedDP = packFactor(dP!, this.packedDP);
-      op = new HStepOp(L, lambda, q, v, c, packedFcat!, this.packedDP, this.scratch);
+      const wk = this.work;
+      wk.packedDP = packFactor(dP!, wk.packedDP);
+      op = new HStepOp(L, lambda, q, v, c, packedFcat!, wk.packedDP, wk.scratch);
       // Spectrum bounds: ‖Q·ΔP_v‖_F·‖Q·F_cat‖_F bounds ½(B·Aᵀ + A·Bᵀ) (with Q on both sides) in
       // norm, ½‖Q·F̄_v‖²_F the positive semidefinite ½QF̄_vF̄_vᵀQ.
       const dp = dP!.data;
@@ -455,7 +471,7 @@ export class HViewSolver {
       // residual of ≈ 1e-4 before the first product, against ≈ 0.5 from the previous H_v): one
       // product fewer per view. Not orthonormalised: the first product is a plain power step,
       // orth(G·X), whose span does not depend on the basis X is given in.
-      const x = this.X0.data;
+      const x = this.work.X0.data;
       for (let i = 0; i < n; i++) {
         const qi = q[i]!;
         for (let j = 0; j < c; j++) x[i * c + j] = qi * f[i * w + v * c + j]!;
@@ -466,12 +482,12 @@ export class HViewSolver {
     const r = topEigenpairs(
       op,
       c,
-      first ? null : this.X0,
+      first ? null : this.work.X0,
       shift,
       this.eigTol,
       { lower: -shift, upper },
       2,
-      this.fw,
+      this.work.fw,
       !first,
     );
     // The fast path's Ritz vectors rotate the block of the last product: its tr(XᵀLX) holds
