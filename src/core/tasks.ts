@@ -18,6 +18,6 @@ export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
   'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
   /** Step 4 of the CGL T-step (slice eigendecompositions, shrinkage) for a range of slices. */
   'cgl.slices': (input: SlicesTaskInput) => slicesTask(input),
-  /** Step 0–1 of CGL for some views: z-score, PKN graph, normalised affinity. */
+  /** Step 0–1 of CGL for the views this helper claims: z-score, PKN graph, normalised affinity. */
   'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
 };

@@ -108,13 +108,20 @@ describe('helper threads', () => {
   it("a task's error comes back as an error, and the helper stays usable", () => {
     const p = pool!;
     const tiny: Mat = { rows: 5, cols: 2, data: new Float64Array(10).map((_, i) => i) };
-    p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 9 });
+    // One view, claimed from its own counter.
+    const one = (X: Mat, neighbors: number) => ({
+      views: [X],
+      neighbors,
+      order: [0],
+      claim: new Int32Array(1),
+    });
+    p.start(0, 'cgl.graphs', one(tiny, 9));
     expect(() => p.finish(0)).toThrow(/9 neighbours need at least 11 samples/);
     p.start(1, 'no.such.task', {});
     expect(() => p.finish(1)).toThrow(/no task named 'no.such.task'/);
-    p.start(0, 'cgl.graphs', { views: [tiny], neighbors: 2 });
-    const [L] = p.finish(0) as { rows: number }[];
-    expect(L!.rows).toBe(5);
+    p.start(0, 'cgl.graphs', one(tiny, 2));
+    const got = p.finish(0) as [number, { rows: number }][];
+    expect(got.map(([v, L]) => [v, L.rows])).toEqual([[0, 5]]);
   });
 
   it('runChunks: outputs in chunk order; after an error here, the helpers are still drained', () => {
@@ -124,20 +131,21 @@ describe('helper threads', () => {
       cols: 1,
       data: Float64Array.from({ length: 6 + k }, (_, i) => i * i),
     });
+    const one = (X: Mat) => ({ views: [X], neighbors: 2, order: [0], claim: new Int32Array(1) });
     const out = runChunks(
       p,
       3,
       'cgl.graphs',
-      (t) => ({ views: [rows(t)], neighbors: 2 }),
-      () => [{ rows: -1 }],
-    ) as { rows: number }[];
-    expect(out.map((x) => x.rows)).toEqual([-1, 7, 8]);
+      (t) => one(rows(t)),
+      () => [[-1, { rows: -1 }]],
+    ) as [number, { rows: number }][];
+    expect(out.map((x) => x[1].rows)).toEqual([-1, 7, 8]);
     expect(() =>
       runChunks(
         p,
         3,
         'cgl.graphs',
-        (t) => ({ views: [rows(t)], neighbors: 2 }),
+        (t) => one(rows(t)),
         () => {
           throw new Error('local chunk failed');
         },

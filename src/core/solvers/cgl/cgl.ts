@@ -22,7 +22,7 @@ import { normalisedAffinity } from '../../graph/affinity';
 import { knn, type Knn } from '../../graph/knn';
 import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
-import { chunkBounds, float64Array, runChunks, threadPool } from '../../parallel';
+import { float64Array, runChunks, threadPool } from '../../parallel';
 import { normaliseInto } from './hstep';
 import { HStepViews } from './hviews';
 import { matmulTB, symEig } from '../../linalg/kernels';
@@ -170,30 +170,53 @@ export function viewGraph(X: Mat, neighbors: number): Csr {
 export interface ViewGraphTaskInput {
   readonly views: readonly Mat[];
   readonly neighbors: number;
-}
-
-/** Steps 0–1 for each of `views`: z-scored rows, PKN graph, normalised affinity. */
-export function viewGraphTask(input: ViewGraphTaskInput): Csr[] {
-  return input.views.map((X) => normalisedAffinity(viewGraph(zscoreRows(X), input.neighbors)));
+  /** The views in the order they are claimed (the costliest first). */
+  readonly order: readonly number[];
+  /** Claim counter (shared memory with helpers): order[Atomics.add(claim, 0, 1)] is next. */
+  readonly claim: Int32Array;
 }
 
 /**
- * Steps 0–1 for views[v]: (n, d_v): z-scored rows, PKN graph, normalised affinity. The views are
- * split over the helper threads of `core/parallel` when a host installed them (chunk 0 on this
- * thread); each graph is the same either way.
+ * Steps 0–1 for each view claimed from `claim` until none is left: z-scored rows, PKN graph,
+ * normalised affinity. Returns [view, graph] pairs.
+ */
+export function viewGraphTask(input: ViewGraphTaskInput): [number, Csr][] {
+  const { views, neighbors, order, claim } = input;
+  const out: [number, Csr][] = [];
+  for (let k = Atomics.add(claim, 0, 1); k < order.length; k = Atomics.add(claim, 0, 1)) {
+    const v = order[k]!;
+    out.push([v, normalisedAffinity(viewGraph(zscoreRows(views[v]!), neighbors))]);
+  }
+  return out;
+}
+
+/**
+ * Steps 0–1 for views[v]: (n, d_v): z-scored rows, PKN graph, normalised affinity. With helper
+ * threads of `core/parallel` installed, every thread claims views from a shared counter, the
+ * widest (costliest: the kNN is ≈ n²·d_v) first, so the threads finish close together; each
+ * graph is the same whichever thread makes it.
  */
 export function buildGraphs(views: readonly Mat[], neighbors: number): CglGraphs {
   const n = views[0]!.rows;
   const pool = threadPool();
   const V = views.length;
-  const bounds = pool && V > 1 ? chunkBounds(V, pool.helpers + 1) : [0, V];
-  const L = runChunks(
+  const chunks =
+    pool && V > 1 && typeof SharedArrayBuffer === 'function' ? Math.min(V, pool.helpers + 1) : 1;
+  const input: ViewGraphTaskInput = {
+    views,
+    neighbors,
+    order: [...views.keys()].sort((a, b) => views[b]!.cols - views[a]!.cols || a - b),
+    claim: new Int32Array(chunks > 1 ? new SharedArrayBuffer(4) : new ArrayBuffer(4)),
+  };
+  const L: Csr[] = new Array<Csr>(V);
+  for (const [v, S] of runChunks(
     pool,
-    bounds.length - 1,
+    chunks,
     'cgl.graphs',
-    (t) => ({ views: views.slice(bounds[t], bounds[t + 1]), neighbors }),
-    () => viewGraphTask({ views: views.slice(0, bounds[1]), neighbors }),
-  );
+    () => input,
+    () => viewGraphTask(input),
+  ))
+    L[v] = S;
   const L2 = Float64Array.from(L, (S) => S.data.reduce((a, x) => a + x * x, 0));
   return { n, L, L2 };
 }
