@@ -685,8 +685,6 @@ function tallProduct(
   C: Strided,
   assign: boolean,
 ): boolean {
-  const { data: c, offset: c0, ld: ldc } = C;
-  const ldp = (n + 7) & ~7;
   if (transA) {
     if (transB || m > TALL_MAX || n > TALL_MAX || k < TALL_MIN || A.ld !== m || B.ld !== n)
       return false;
@@ -694,22 +692,10 @@ function tallProduct(
     const aAt = W_B;
     const bAt = aAt + 8 * (KP * m + 8);
     reserve(w, bAt + 8 * (KP * n + 8));
-    const mem = w.f64;
-    const t0 = W_T / 8;
-    for (let q0 = 0; q0 < k; q0 += KP) {
-      const kq = Math.min(KP, k - q0);
-      mem.set(A.data.subarray(A.offset + q0 * m, A.offset + (q0 + kq) * m), aAt / 8);
-      mem.fill(0, aAt / 8 + kq * m, aAt / 8 + kq * m + 8);
-      mem.set(B.data.subarray(B.offset + q0 * n, B.offset + (q0 + kq) * n), bAt / 8);
-      mem.fill(0, bAt / 8 + kq * n, bAt / 8 + kq * n + 8);
-      w.ta(aAt, bAt, W_T, kq, m, n);
-      for (let i = 0; i < m; i++) {
-        const r = c0 + i * ldc;
-        const t = t0 + i * ldp;
-        if (assign && q0 === 0) for (let j = 0; j < n; j++) c[r + j] = mem[t + j]!;
-        else for (let j = 0; j < n; j++) c[r + j]! += mem[t + j]!;
-      }
-    }
+    taChunks(w, k, m, B, bAt, C, assign, (q0, kq) => {
+      copyRows(w.f64, A, q0 * m, kq * m, aAt);
+      return aAt;
+    });
     return true;
   }
   if (k > TALL_MAX || n > TALL_WIDE || m < TALL_MIN || A.ld !== k) return false;
@@ -719,22 +705,88 @@ function tallProduct(
   const aAt = W_B;
   const cAt = aAt + 8 * NN_ROWS * k;
   reserve(w, cAt + 8 * (NN_ROWS * n + 8));
-  const mem = w.f64;
+  nnChunks(w, m, k, n, B, transB, cAt, C, (i0, rows) => {
+    w.f64.set(A.data.subarray(A.offset + i0 * k, A.offset + (i0 + rows) * k), aAt / 8);
+    return aAt;
+  });
+  return true;
+}
+
+/** len values of `from` from index `start` on into the memory at byte `at`, then 8 zeros. */
+function copyRows(mem: Float64Array, from: Strided, start: number, len: number, at: number): void {
+  mem.set(from.data.subarray(from.offset + start, from.offset + start + len), at / 8);
+  mem.fill(0, at / 8 + len, at / 8 + len + 8);
+}
+
+/**
+ * C (ka × kb, kb = B.ld) = Aᵀ·B over `depth` rows on `ta`, in chunks of KP rows:
+ * `placeA(q0, kq)` puts A's rows q0 … q0 + kq − 1 (ka per row, 8 readable f64 after) in the
+ * memory and returns their byte offset; B's rows go to `bAt` (the caller reserves KP rows and
+ * 8 more). Each chunk is summed from +0 and then written (the first, with `assign`) or added
+ * into C: `productWasm`'s bits.
+ */
+function taChunks(
+  w: WasmKernel,
+  depth: number,
+  ka: number,
+  B: Strided,
+  bAt: number,
+  C: Strided,
+  assign: boolean,
+  placeA: (q0: number, kq: number) => number,
+): void {
+  const kb = B.ld;
+  const { data: c, offset: c0, ld: ldc } = C;
+  const ldt = (kb + 7) & ~7;
+  const t0 = W_T / 8;
+  for (let q0 = 0; q0 < depth; q0 += KP) {
+    const kq = Math.min(KP, depth - q0);
+    const aAt = placeA(q0, kq);
+    copyRows(w.f64, B, q0 * kb, kq * kb, bAt);
+    w.ta(aAt, bAt, W_T, kq, ka, kb);
+    const mem = w.f64;
+    for (let i = 0; i < ka; i++) {
+      const r = c0 + i * ldc;
+      const t = t0 + i * ldt;
+      if (assign && q0 === 0) for (let j = 0; j < kb; j++) c[r + j] = mem[t + j]!;
+      else for (let j = 0; j < kb; j++) c[r + j]! += mem[t + j]!;
+    }
+  }
+}
+
+/**
+ * C (m × n) = A·op(B) for op(B) (k × n) on `nn`: op(B) zero-padded to n rounded up to 8 columns
+ * at W_T, then chunks of NN_ROWS rows: `placeA(i0, rows)` puts A's rows (k per row) in the
+ * memory and returns their byte offset, and the chunk of C at `cAt` (the caller reserves
+ * NN_ROWS rows and 8 f64 more) is copied into C.
+ */
+function nnChunks(
+  w: WasmKernel,
+  m: number,
+  k: number,
+  n: number,
+  B: Strided,
+  transB: boolean,
+  cAt: number,
+  C: Strided,
+  placeA: (i0: number, rows: number) => number,
+): void {
+  const { data: c, offset: c0, ld: ldc } = C;
+  const ldp = (n + 7) & ~7;
   const mAt = W_T / 8;
+  const mem = w.f64;
   mem.fill(0, mAt, mAt + k * ldp);
   for (let p = 0; p < k; p++)
     for (let j = 0; j < n; j++)
-      mem[mAt + p * ldp + j] = B.data[B.offset + (transB ? j * k + p : p * n + j)]!;
+      mem[mAt + p * ldp + j] = B.data[B.offset + (transB ? j * B.ld + p : p * B.ld + j)]!;
   for (let i0 = 0; i0 < m; i0 += NN_ROWS) {
     const rows = Math.min(NN_ROWS, m - i0);
-    mem.set(A.data.subarray(A.offset + i0 * k, A.offset + (i0 + rows) * k), aAt / 8);
-    w.nn(aAt, W_T, cAt, rows, k, n);
-    const out = mem.subarray(cAt / 8, cAt / 8 + rows * n);
+    w.nn(placeA(i0, rows), W_T, cAt, rows, k, n);
+    const out = w.f64.subarray(cAt / 8, cAt / 8 + rows * n);
     if (ldc === n) c.set(out, c0 + i0 * n);
     else
       for (let i = 0; i < rows; i++) c.set(out.subarray(i * n, (i + 1) * n), c0 + (i0 + i) * ldc);
   }
-  return true;
 }
 
 /** Widest thin factor, and widest block, of the thin products (`thinFactor`). */
@@ -769,26 +821,10 @@ export function thinTA(F: ThinFactor, X: Mat, T: Mat): Mat {
   const w = n > 0 && wd > 0 && b > 0 && b <= THIN_MAX ? wasmKernel() : null;
   const at = w ? residentCopy(w, F, A.data.subarray(0, n * wd), 8) : null;
   if (!w || at === null) return gemm(A, X, T, { transA: true });
-  // Chunks of KP rows, each summed from +0 by `ta` and written or added into T, as
-  // `productWasm` sums a depth of n (see `tallProduct`). X's chunk in the B panel's region,
-  // followed by 8 readable f64.
-  const ldt = (b + 7) & ~7;
-  const t = T.data;
-  const t0 = W_T / 8;
-  for (let q0 = 0; q0 < n; q0 += KP) {
-    const kq = Math.min(KP, n - q0);
-    reserve(w, W_B + 8 * (kq * b + 8));
-    const mem = w.f64;
-    mem.set(X.data.subarray(q0 * b, (q0 + kq) * b), W_B / 8);
-    mem.fill(0, W_B / 8 + kq * b, W_B / 8 + kq * b + 8);
-    w.ta(at + 8 * q0 * wd, W_B, W_T, kq, wd, b);
-    for (let i = 0; i < wd; i++) {
-      const r = i * b;
-      const o = t0 + i * ldt;
-      if (q0 === 0) for (let j = 0; j < b; j++) t[r + j] = mem[o + j]!;
-      else for (let j = 0; j < b; j++) t[r + j]! += mem[o + j]!;
-    }
-  }
+  // X's chunks in the B panel's region (see `taChunks`).
+  reserve(w, W_B + 8 * (Math.min(KP, n) * b + 8));
+  const t: Strided = { data: T.data, offset: 0, ld: b };
+  taChunks(w, n, wd, { data: X.data, offset: 0, ld: b }, W_B, t, true, (q0) => at + 8 * q0 * wd);
   return T;
 }
 
@@ -801,19 +837,11 @@ export function thinNN(F: ThinFactor, M: Mat, Y: Mat): Mat {
   const w = n > 0 && wd > 0 && b > 0 && b <= THIN_MAX ? wasmKernel() : null;
   const at = w ? residentCopy(w, F, A.data.subarray(0, n * wd), 8) : null;
   if (!w || at === null) return gemm(A, M, Y);
-  // M zero-padded to ldm columns at W_T; C in chunks of NN_ROWS rows (b per row, 8 f64 of
-  // room after the last) in the B panel's region.
-  const ldm = (b + 7) & ~7;
+  // C's chunks in the B panel's region (see `nnChunks`).
   reserve(w, W_B + 8 * (NN_ROWS * b + 8));
-  const mem = w.f64;
-  const mAt = W_T / 8;
-  mem.fill(0, mAt, mAt + wd * ldm);
-  for (let p = 0; p < wd; p++) mem.set(M.data.subarray(p * b, (p + 1) * b), mAt + p * ldm);
-  for (let i0 = 0; i0 < n; i0 += NN_ROWS) {
-    const rows = Math.min(NN_ROWS, n - i0);
-    w.nn(at + 8 * i0 * wd, W_T, W_B, rows, wd, b);
-    Y.data.set(mem.subarray(W_B / 8, W_B / 8 + rows * b), i0 * b);
-  }
+  const m: Strided = { data: M.data, offset: 0, ld: b };
+  const y: Strided = { data: Y.data, offset: 0, ld: b };
+  nnChunks(w, n, wd, b, m, false, W_B, y, (i0) => at + 8 * i0 * wd);
   return Y;
 }
 

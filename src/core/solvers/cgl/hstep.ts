@@ -138,27 +138,33 @@ export class HStepOp implements SymOp {
       t1[p] = h;
     }
     const Yq: Mat = { rows: n, cols: b, data: sc.yq.subarray(0, n * b) };
-    if (thin) {
-      // Yq = A·K₁ + B·K₂, added as gemmPacked's β = 1 adds the second product into the first.
-      const Y2: Mat = { rows: n, cols: b, data: sc.yq2.subarray(0, n * b) };
-      thinNN(A.thin!, T2, Yq);
-      thinNN(B.thin!, T1, Y2);
-      const yq = Yq.data;
-      const y2 = Y2.data;
-      for (let p = 0; p < n * b; p++) yq[p]! += y2[p]!;
-    } else {
-      gemmPacked(A.plain!, T2, Yq);
-      gemmPacked(B.plain!, T1, Yq, { beta: 1 });
-    }
     this.graph.apply(X, Y);
     const y = Y.data;
     const yq = Yq.data;
     let trace = 0;
-    for (let i = 0; i < n; i++) {
-      const qi = q[i]!;
-      for (let j = i * b; j < (i + 1) * b; j++) {
-        trace += x[j]! * y[j]!;
-        y[j] = lambda * y[j]! + qi * yq[j]!;
+    if (thin) {
+      // Yq = A·K₁ + B·K₂, summed below as gemmPacked's β = 1 adds the second product into the
+      // first.
+      const Y2: Mat = { rows: n, cols: b, data: sc.yq2.subarray(0, n * b) };
+      thinNN(A.thin!, T2, Yq);
+      thinNN(B.thin!, T1, Y2);
+      const y2 = Y2.data;
+      for (let i = 0; i < n; i++) {
+        const qi = q[i]!;
+        for (let j = i * b; j < (i + 1) * b; j++) {
+          trace += x[j]! * y[j]!;
+          y[j] = lambda * y[j]! + qi * (yq[j]! + y2[j]!);
+        }
+      }
+    } else {
+      gemmPacked(A.plain!, T2, Yq);
+      gemmPacked(B.plain!, T1, Yq, { beta: 1 });
+      for (let i = 0; i < n; i++) {
+        const qi = q[i]!;
+        for (let j = i * b; j < (i + 1) * b; j++) {
+          trace += x[j]! * y[j]!;
+          y[j] = lambda * y[j]! + qi * yq[j]!;
+        }
       }
     }
     this.lastTrace = trace;
@@ -283,6 +289,7 @@ export function topEigenpairs(
       matmul(Y, Phi, Yr);
       const norm = Math.max(Math.abs(theta[0]!), shift);
       let worst = 0;
+      let ss = 0;
       for (let j = 0; j < c; j++) {
         let r = 0;
         for (let i = 0; i < n; i++) {
@@ -290,6 +297,7 @@ export function topEigenpairs(
           r += d * d;
         }
         worst = Math.max(worst, Math.sqrt(r));
+        ss += r;
       }
       const accept = (predicted: boolean): TopEig => ({
         vectors: Xr,
@@ -301,7 +309,7 @@ export function topEigenpairs(
       });
       // Converged, and the c-th value lies above every possible negative eigenvalue.
       if (worst <= tol * norm && theta[c - 1]! > shift) return accept(false);
-      if (predict && bounds && nextMeetsTol(Xr, Yr, theta, shift, tol * norm)) {
+      if (predict && bounds && nextMeetsTol(theta, Math.sqrt(ss), shift, tol * norm)) {
         // The next block, orth(G·X_ritz), provably meets the test: returned unchecked.
         Y.data.set(Yr.data);
         Xr.data.set(orthonormalise(Y, S2, work).data);
@@ -352,19 +360,12 @@ export function topEigenpairs(
 }
 
 /**
- * Whether the block orth(G·X) after the Ritz pairs (Xr, Yr = G·Xr, θ descending) provably has
- * every Ritz residual ≤ `limit`, with β ≥ max_{j>c} |λ_j(G)| (the module comment's bound).
+ * Whether the block orth(G·X) after the Ritz pairs (θ descending, residuals of Frobenius norm
+ * `fro`) provably has every Ritz residual ≤ `limit`, with β ≥ max_{j>c} |λ_j(G)| (the module
+ * comment's bound).
  */
-function nextMeetsTol(Xr: Mat, Yr: Mat, theta: Float64Array, beta: number, limit: number): boolean {
-  const { rows: n, cols: c } = Xr;
-  let ss = 0;
-  for (let i = 0; i < n * c; i += c)
-    for (let j = 0; j < c; j++) {
-      const d = Yr.data[i + j]! - theta[j]! * Xr.data[i + j]!;
-      ss += d * d;
-    }
-  const fro = Math.sqrt(ss);
-  const thetaC = theta[c - 1]!;
+function nextMeetsTol(theta: Float64Array, fro: number, beta: number, limit: number): boolean {
+  const thetaC = theta[theta.length - 1]!;
   if (!(thetaC - fro > beta) || !(beta >= 0)) return false;
   const sin1 = fro / (thetaC - beta);
   if (!(sin1 < 1)) return false;
@@ -516,12 +517,16 @@ export function normaliseInto(H: Mat, q: Float64Array, F: Mat): number {
  * ½λ‖L − HHᵀ‖² = ½λ(‖L‖² − 2·tr(HᵀLH) + ‖HᵀH‖²), from n × c products; `trace` = tr(HᵀLH) when
  * the eigensolver already has it (`HStepOp.lastTrace`), else it is computed here.
  */
+/** L·H's storage for `graphTerm`, grown as needed (one per thread: each has its own module). */
+let traceWork = new Float64Array(0);
+
 export function graphTerm(lambda: number, L: Csr, L2: number, H: Mat, trace = NaN): number {
   let tr = trace;
   if (Number.isNaN(tr)) {
     // L·H on the operators' CSR kernel (WebAssembly where available: ≈ 0.12 ms per view on HW,
     // where the plain `spmm` took ≈ 1.4 ms for each block the bound accepts).
-    const LH = new Float64Array(H.rows * H.cols);
+    if (traceWork.length < H.rows * H.cols) traceWork = new Float64Array(H.rows * H.cols);
+    const LH = traceWork.subarray(0, H.rows * H.cols);
     csrTimesBlock(L, H.data, LH, H.cols);
     tr = 0;
     for (let p = 0; p < LH.length; p++) tr += LH[p]! * H.data[p]!;
