@@ -358,16 +358,22 @@ function orthonormalRows(W: Float64Array, m: number, d: number): void {
 
 /**
  * All tile pairs (a, b), a ≤ b, coded a·tiles + b, in the order the sweep visits them: without
- * bounds row by row; with them the diagonal first, then by the distance between the boxes, in
- * BUCKETS equal steps up to the largest (a counting sort: only the speed depends on the
- * order). O(tiles²).
+ * bounds the diagonal first (which fills every heap with candidates from its own tile, so the
+ * rejection works from the first off-diagonal pair on), then by increasing b − a (the nearer
+ * rows of a file stored in some order, such as by class, first); with them the diagonal first,
+ * then by the distance between the boxes, in BUCKETS equal steps up to the largest (a counting
+ * sort). Only the speed depends on the order. O(tiles²).
  */
 function schedule(L: Layout): Int32Array {
   const tiles = L.starts.length - 1;
   const pairs = new Int32Array((tiles * (tiles + 1)) / 2);
   let c = 0;
+  if (L.m === 0) {
+    for (let g = 0; g < tiles; g++)
+      for (let a = 0; a + g < tiles; a++) pairs[c++] = a * (tiles + 1) + g;
+    return pairs;
+  }
   for (let a = 0; a < tiles; a++) for (let b = a; b < tiles; b++) pairs[c++] = a * tiles + b;
-  if (L.m === 0) return pairs;
   const gap = new Float64Array(pairs.length);
   let top = 0;
   for (let p = 0; p < pairs.length; p++) {

@@ -26,40 +26,39 @@ export function pknGraph(X: Mat | Csr, k: number, options: KnnOptions = {}): Csr
  * The unsymmetrised PKN rows from neighbour lists with at least k+1 neighbours per row (the
  * sorted output of `knn`, or any distances the caller transformed, e.g. 2 − Dis of spec step 5).
  * Row i holds the weights of its k nearest neighbours; it sums to 1 − eps/(k·d_{k+1} − Σd_j + eps).
- * O(n·k log k).
+ * O(n·k²) at worst (insertion by column; k is small).
  */
 export function pknRows(nn: Knn, k: number): Csr {
   const { n } = nn;
   if (nn.k < k + 1) throw new Error(`pknRows: need ${k + 1} neighbours per row, have ${nn.k}`);
   const indptr = new Int32Array(n + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
-  const pairs: [number, number][] = [];
+  const indices = new Int32Array(n * k);
+  const data = new Float64Array(n * k);
+  let q = 0;
   for (let i = 0; i < n; i++) {
     const o = i * nn.k;
     const dk1 = nn.distances[o + k]!;
     let sum = 0;
     for (let j = 0; j < k; j++) sum += nn.distances[o + j]!;
     const denom = k * dk1 - sum + MATLAB_EPS;
-    pairs.length = 0;
+    const start = q;
     for (let j = 0; j < k; j++) {
       const wij = (dk1 - nn.distances[o + j]!) / denom;
-      if (wij !== 0) pairs.push([nn.indices[o + j]!, wij]);
+      if (wij === 0) continue;
+      // Insertion by column index (the k entries of a row, distinct).
+      const c = nn.indices[o + j]!;
+      let p = q++;
+      while (p > start && indices[p - 1]! > c) {
+        indices[p] = indices[p - 1]!;
+        data[p] = data[p - 1]!;
+        p--;
+      }
+      indices[p] = c;
+      data[p] = wij;
     }
-    pairs.sort((a, b) => a[0] - b[0]);
-    for (const [c, v] of pairs) {
-      cols.push(c);
-      vals.push(v);
-    }
-    indptr[i + 1] = cols.length;
+    indptr[i + 1] = q;
   }
-  return {
-    rows: n,
-    cols: n,
-    indptr,
-    indices: Int32Array.from(cols),
-    data: Float64Array.from(vals),
-  };
+  return { rows: n, cols: n, indptr, indices: indices.slice(0, q), data: data.slice(0, q) };
 }
 
 /** (W + Wᵀ)/2 for a square CSR W with sorted rows; the result has sorted rows. O(nnz). */

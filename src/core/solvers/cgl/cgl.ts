@@ -122,18 +122,26 @@ export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => num
   const { n, k } = nn;
   const indices = new Int32Array(n * k);
   const distances = new Float64Array(n * k);
-  const pairs: [number, number][] = [];
+  // Row i's k + 1 candidates, kept sorted by (distance, index) by insertion as they come
+  // (the knn's order nearly holds already, so each insertion moves little).
+  const cd = new Float64Array(k + 1);
+  const ci = new Int32Array(k + 1);
   for (let i = 0; i < n; i++) {
-    pairs.length = 0;
-    pairs.push([dist(i, i), i]);
-    for (let r = 0; r < k; r++) {
-      const j = nn.indices[i * k + r]!;
-      pairs.push([dist(i, j), j]);
+    for (let r = 0; r <= k; r++) {
+      const j = r === 0 ? i : nn.indices[i * k + r - 1]!;
+      const x = dist(i, j);
+      let p = r;
+      while (p > 0 && (cd[p - 1]! > x || (cd[p - 1] === x && ci[p - 1]! > j))) {
+        cd[p] = cd[p - 1]!;
+        ci[p] = ci[p - 1]!;
+        p--;
+      }
+      cd[p] = x;
+      ci[p] = j;
     }
-    pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     for (let r = 0; r < k; r++) {
-      distances[i * k + r] = pairs[r + 1]![0];
-      indices[i * k + r] = pairs[r + 1]![1];
+      distances[i * k + r] = cd[r + 1]!;
+      indices[i * k + r] = ci[r + 1]!;
     }
   }
   return { n, k, indices, distances };
