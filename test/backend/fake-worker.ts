@@ -31,5 +31,5 @@ serve(processPort(), async (request, hooks) => {
       step: { stage: 'solve', iteration: i, objective: 1 / i },
     });
   }
-  return { labels: Int32Array.from([0, 1, 1]), pid: process.pid };
+  return { labels: Int32Array.from([0, 1, 1]), pid: process.pid, execArgv: process.execArgv };
 });

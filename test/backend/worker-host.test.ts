@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
+import { SOLVER_V8_FLAGS, WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import type { WorkerProcess } from '../../src/backend/worker-host';
 import type { Progress, RunRequest } from '../../src/shared/worker-protocol';
 import { REPO } from '../io/paths';
@@ -53,6 +53,18 @@ describe('WorkerHost', () => {
     const result = (o as { result: { labels: Int32Array } }).result;
     expect(result.labels).toBeInstanceOf(Int32Array);
     expect(Array.from(result.labels)).toEqual([0, 1, 1]);
+  });
+
+  it("starts the worker under the solver V8 options, before the caller's own", async () => {
+    const o = await makeHost().run(request('steps', 1), () => {}).outcome;
+    expect(o.status).toBe('done');
+    const { execArgv } = (o as { result: { execArgv: string[] } }).result;
+    expect(SOLVER_V8_FLAGS.length).toBeGreaterThan(0);
+    expect(execArgv.slice(0, SOLVER_V8_FLAGS.length)).toEqual([...SOLVER_V8_FLAGS]);
+    expect(execArgv.slice(SOLVER_V8_FLAGS.length, SOLVER_V8_FLAGS.length + 2)).toEqual([
+      '--import',
+      'tsx',
+    ]);
   });
 
   it('cancel stops a long run within 200 ms of the step boundary', async () => {

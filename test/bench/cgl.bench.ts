@@ -29,6 +29,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
+import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { evaluate } from '../../src/core/protocol';
 import { matmul } from '../../src/core/linalg/kernels';
 import { getSolver } from '../../src/core/solvers/registry';
@@ -169,7 +170,9 @@ async function child(c: Case): Promise<ChildResult> {
 }
 
 function spawnCase(c: Case): ChildResult | string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // The child stands in for the app's solver worker: the same V8 options.
+  const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)];
+  const r = spawnSync(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, CGL_BENCH_CHILD: JSON.stringify(c) },
     encoding: 'utf8',
