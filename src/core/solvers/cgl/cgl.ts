@@ -260,6 +260,20 @@ function topDense(G: Mat, c: number): Mat {
 }
 
 /**
+ * F_cat ← [F̄_1 … F̄_V] (n × Vc). A function of its own: the loop runs optimised, which it did
+ * not inside the generator `cglIterate` (1.5 ms per pass on HW there).
+ */
+function concatInto(Fbar: readonly Mat[], Fcat: Mat): void {
+  const { rows: n, cols: w, data: fc } = Fcat;
+  let o = 0;
+  for (const F of Fbar) {
+    const { cols: c, data: f } = F;
+    for (let i = 0; i < n; i++) for (let a = 0; a < c; a++) fc[i * w + o + a] = f[i * c + a]!;
+    o += c;
+  }
+}
+
+/**
  * The iteration (step 2). Yields one CglIterate per pass; returns the final state.
  * `graphs` from `buildGraphs`; c = number of clusters (≤ n).
  */
@@ -342,12 +356,7 @@ export function* cglIterate(
         }
       }
       [Fbar, Fnext] = [Fnext, Fbar];
-      const fc = Fcat.data;
-      for (let v = 0; v < V; v++) {
-        const f = Fbar[v]!.data;
-        for (let i = 0; i < n; i++)
-          for (let a = 0; a < c; a++) fc[i * w + v * c + a] = f[i * c + a]!;
-      }
+      concatInto(Fbar, Fcat);
       // T-step.
       let tt: TensorTerms;
       if (dense) {
