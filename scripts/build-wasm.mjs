@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * `npm run build:wasm`: compiles the WebAssembly text sources in src/core/linalg/wasm/ and
- * src/core/fft/wasm/ with wabt (the npm build of the WebAssembly Binary Toolkit) and writes each
- * module's bytes into a TypeScript file beside it (gemm.wat → gemm-wasm.ts, csr.wat →
- * csr-wasm.ts, panel.wat → panel-wasm.ts), so the app needs nothing at run time but those
- * committed modules. The tests (gemm-wasm.test.ts, csr-kernel.test.ts, fft-panel-wasm.test.ts)
- * recompile the .wat the same way and check the committed bytes equal it.
+ * `npm run build:wasm`: compiles the WebAssembly text sources in src/core/linalg/wasm/,
+ * src/core/fft/wasm/ and src/core/cluster/wasm/ with wabt (the npm build of the WebAssembly
+ * Binary Toolkit) and writes each module's bytes into a TypeScript file beside it (gemm.wat →
+ * gemm-wasm.ts, csr.wat → csr-wasm.ts, panel.wat → panel-wasm.ts, dist.wat → dist-wasm.ts), so
+ * the app needs nothing at run time but those committed modules. The tests (gemm-wasm.test.ts,
+ * csr-kernel.test.ts, fft-panel-wasm.test.ts, kmeans-dist.test.ts) recompile the .wat the same
+ * way and check the committed bytes equal it.
  * `--check` writes nothing and exits 1 when a committed module is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import wabtInit from 'wabt';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const linalg = join(root, 'src/core/linalg/wasm');
 const fft = join(root, 'src/core/fft/wasm');
+const cluster = join(root, 'src/core/cluster/wasm');
 
 const MODULES = [
   {
@@ -39,6 +41,13 @@ const MODULES = [
     out: 'panel-wasm.ts',
     name: 'PANEL_WASM',
     what: 'the FFT panel passes of\n * radix 2, 3, 4, 5 and 8, which panel-run.ts instantiates per work buffer',
+  },
+  {
+    dir: cluster,
+    wat: 'dist.wat',
+    out: 'dist-wasm.ts',
+    name: 'DIST_WASM',
+    what: "k-means' squared distances\n * (eight rows × one centre per pass), which dist-kernel.ts instantiates on first use",
   },
 ];
 
