@@ -431,6 +431,8 @@ export class HViewSolver {
     Fcat: Mat | null,
     packedFcat: PackedFactor | null,
     dP: Mat | null,
+    /** F_cat's squared row norms (`fcatNorms`), when the caller made them for all views. */
+    norms: FcatNorms | null = null,
   ): HViewResult {
     const { L, v, c, lambda } = this;
     const n = L.rows;
@@ -447,22 +449,18 @@ export class HViewSolver {
       // norm, ½‖Q·F̄_v‖²_F the positive semidefinite ½QF̄_vF̄_vᵀQ.
       const dp = dP!.data;
       const f = Fcat.data;
+      const { all, view } = norms ?? fcatNorms(Fcat, c);
+      const V = w / c;
       let nP = 0;
       let nF = 0;
       let nV = 0;
       for (let i = 0; i < n; i++) {
         let sp = 0;
-        let sf = 0;
-        let sv = 0;
-        for (let j = i * w; j < (i + 1) * w; j++) {
-          sp += dp[j]! * dp[j]!;
-          sf += f[j]! * f[j]!;
-        }
-        for (let j = i * w + v * c; j < i * w + (v + 1) * c; j++) sv += f[j]! * f[j]!;
+        for (let j = i * w; j < (i + 1) * w; j++) sp += dp[j]! * dp[j]!;
         const q2 = q[i]! * q[i]!;
         nP += q2 * sp;
-        nF += q2 * sf;
-        nV += q2 * sv;
+        nF += q2 * all[i]!;
+        nV += q2 * view[i * V + v]!;
       }
       const cross = Math.sqrt(nP * nF);
       shift = lambda + cross;
@@ -496,6 +494,36 @@ export class HViewSolver {
     const trace = !r.fallback && !r.predicted && op instanceof HStepOp ? op.lastTrace : NaN;
     return { vectors: r.vectors, products: r.products, converged: r.converged, trace };
   }
+}
+
+/** F_cat's squared row norms: whole rows, and per view (n × V) the row of F̄_v. */
+export interface FcatNorms {
+  readonly all: Float64Array;
+  readonly view: Float64Array;
+}
+
+/**
+ * `FcatNorms` of F_cat (n × Vc), into `out` when it has room: made once per pass for every
+ * view's spectrum bounds instead of once per view (the same sums, in the same order).
+ */
+export function fcatNorms(Fcat: Mat, c: number, out: FcatNorms | null = null): FcatNorms {
+  const { rows: n, cols: w, data: f } = Fcat;
+  const V = w / c;
+  const r =
+    out && out.all.length === n && out.view.length === n * V
+      ? out
+      : { all: new Float64Array(n), view: new Float64Array(n * V) };
+  for (let i = 0; i < n; i++) {
+    let sf = 0;
+    for (let j = i * w; j < (i + 1) * w; j++) sf += f[j]! * f[j]!;
+    r.all[i] = sf;
+    for (let v = 0; v < V; v++) {
+      let sv = 0;
+      for (let j = i * w + v * c; j < i * w + (v + 1) * c; j++) sv += f[j]! * f[j]!;
+      r.view[i * V + v] = sv;
+    }
+  }
+  return r;
 }
 
 /** q_i = 1/‖h_i‖ (0 for a zero row), F̄ = diag(q)·H; returns the number of zero rows. */

@@ -18,11 +18,13 @@ import { runChunks, type ThreadPool } from '../../parallel';
 import type { Csr, Mat } from '../../linalg/types';
 import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
 import {
+  fcatNorms,
   graphTerm,
   HViewSolver,
   normaliseInto,
   packFactor,
   viewWork,
+  type FcatNorms,
   type PackedFactor,
   type ViewWork,
 } from './hstep';
@@ -52,11 +54,12 @@ function solveView(
   q: Float64Array,
   Fcat: Mat | null,
   packedFcat: PackedFactor | null,
+  norms: FcatNorms | null,
   dP: Mat | null,
   Fv: Mat,
   spectrum: (Fv: Mat) => void,
 ): HViewOut {
-  const r = solver.solve(q, Fcat, packedFcat, dP);
+  const r = solver.solve(q, Fcat, packedFcat, dP, norms);
   const zeroRows = normaliseInto(r.vectors, q, Fv);
   const graph = graphTerm(solver.lambda, solver.L, L2, r.vectors, r.trace);
   spectrum(Fv);
@@ -104,6 +107,7 @@ interface Session {
   readonly solvers: HViewSolver[];
   readonly L2: readonly number[];
   packedFcat: PackedFactor | null;
+  norms: FcatNorms | null;
   /** ΔP_v of the view being solved, and what `deltaPInto` works in. */
   readonly dP: Mat;
   readonly plan: RealFftPlan;
@@ -139,6 +143,7 @@ export function hstepTask(input: HStepTaskInput): HViewOut[] {
       solvers: L.map((Lv, v) => new HViewSolver(Lv, v, c, lambda, eigTol, shared)),
       L2,
       packedFcat: null,
+      norms: null,
       dP: { rows: n, cols: w, data: new Float64Array(n * w) },
       plan,
       work: new ColumnWork(),
@@ -150,7 +155,10 @@ export function hstepTask(input: HStepTaskInput): HViewOut[] {
     throw new Error(`cgl.hstep: no session ${input.token} on this helper (its setup was lost)`);
   }
   const sp = input.spectra;
-  if (input.Fcat) s.packedFcat = packFactor(input.Fcat, s.packedFcat);
+  if (input.Fcat) {
+    s.packedFcat = packFactor(input.Fcat, s.packedFcat);
+    s.norms = fcatNorms(input.Fcat, s.c, s.norms);
+  }
   const n = s.dP.rows;
   const out: HViewOut[] = [];
   for (let v = Atomics.add(input.claim, 0, 1); v < s.V; v = Atomics.add(input.claim, 0, 1)) {
@@ -164,6 +172,7 @@ export function hstepTask(input: HStepTaskInput): HViewOut[] {
         input.q[v]!,
         input.Fcat,
         s.packedFcat,
+        s.norms,
         sp ? s.dP : null,
         Fv,
         (F) => forwardView(s.plan, s.work, F, G),
@@ -188,6 +197,7 @@ export class HStepViews {
   private readonly chunks: number;
   private readonly claim: Int32Array;
   private packedFcat: PackedFactor | null = null;
+  private norms: FcatNorms | null = null;
   private started = false;
 
   constructor(
@@ -268,7 +278,10 @@ export class HStepViews {
         spectra: first ? null : ft.spectra(),
       }),
       () => {
-        if (Fcat) this.packedFcat = packFactor(Fcat, this.packedFcat);
+        if (Fcat) {
+          this.packedFcat = packFactor(Fcat, this.packedFcat);
+          this.norms = fcatNorms(Fcat, this.c, this.norms);
+        }
         const mine: HViewOut[] = [];
         for (let v = Atomics.add(this.claim, 0, 1); v < V; v = Atomics.add(this.claim, 0, 1)) {
           mine.push(
@@ -278,6 +291,7 @@ export class HStepViews {
               q[v]!,
               Fcat,
               this.packedFcat,
+              this.norms,
               first ? null : ft.deltaP(v),
               Fnext[v]!,
               (F) => ft.viewSpectrum(v, F),
