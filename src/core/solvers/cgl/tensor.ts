@@ -395,74 +395,105 @@ function sliceRange(
   out: SliceShares,
   hw: HermWork,
 ): SliceRangeMax {
-  const aRe = new Float64Array(V * V);
-  const aIm = new Float64Array(V * V);
-  const sig = new Float64Array(V);
-  const kept = new Float64Array(V);
-  const diff = new Float64Array(V);
-  const ratio = new Float64Array(V);
-  const one: SliceShrink = { rank: 0, penalty: 0, passes: 0 };
+  const sc: SliceScratch = {
+    aRe: new Float64Array(V * V),
+    aIm: new Float64Array(V * V),
+    sig: new Float64Array(V),
+    kept: new Float64Array(V),
+    diff: new Float64Array(V),
+    ratio: new Float64Array(V),
+    one: { rank: 0, penalty: 0, passes: 0 },
+  };
   let rank = 0;
   let passes = 0;
+  // One slice per call: V8 optimises the slice's work once, not the loop around it (see
+  // hstep.ts on its small loop functions).
   for (let j = 0; j < count; j++) {
-    const s = first + j;
-    const o = j * V * V;
-    for (let u = 0; u < V; u++) {
-      aRe[u * V + u] = mRe[o + u * V + u]!;
-      aIm[u * V + u] = 0;
-      for (let v = u + 1; v < V; v++) {
-        const xr = mRe[o + u * V + v]!;
-        const xi = mIm[o + u * V + v]!;
-        aRe[u * V + v] = xr;
-        aIm[u * V + v] = xi;
-        aRe[v * V + u] = xr;
-        aIm[v * V + u] = -xi;
-      }
-    }
-    const e = hermEig(aRe, aIm, hw);
-    for (let i = 0; i < V; i++) sig[i] = Math.sqrt(Math.max(e.values[i]!, 0));
-    shrinkSlice(sh, sig, V, kept, diff, one);
-    const ws = conjugateWeight(s, n);
-    out.penalty[j] = penaltyWeight(sh, s, n) * one.penalty;
-    rank = Math.max(rank, one.rank);
-    passes = Math.max(passes, one.passes);
-    for (let i = 0; i < V; i++) {
-      out.sigma[j * V + i] = sig[i]!;
-      out.kept[j * V + i] = kept[i]!;
-      ratio[i] = sig[i]! > 0 ? diff[i]! / sig[i]! : 1;
-    }
-    const W = e.re;
-    const Wi = e.im;
-    for (let v = 0; v < V; v++) {
-      let acc = 0;
-      for (let i = 0; i < V; i++) {
-        const wr = W[v * V + i]!;
-        const wi = Wi[v * V + i]!;
-        acc += (wr * wr + wi * wi) * diff[i]! * diff[i]!;
-      }
-      out.tensor[j * V + v] = (0.5 * ws * acc) / n;
-    }
-    // (R_s − I)[u, v] = −Σ_i W[u, i]·ratio_i·conj(W[v, i]) for u ≤ v; (R_s − I)[v, u] is its
-    // conjugate. Written over M_s.
-    for (let u = 0; u < V; u++)
-      for (let v = u; v < V; v++) {
-        let re = 0;
-        let im = 0;
-        for (let i = 0; i < V; i++) {
-          const ur = W[u * V + i]!;
-          const ui = Wi[u * V + i]!;
-          const vr = W[v * V + i]!;
-          const vi = Wi[v * V + i]!;
-          re += ratio[i]! * (ur * vr + ui * vi);
-          im += ratio[i]! * (ui * vr - ur * vi);
-        }
-        mRe[o + u * V + v] = -re;
-        mIm[o + u * V + v] = u === v ? 0 : -im;
-        mRe[o + v * V + u] = -re;
-        mIm[o + v * V + u] = u === v ? 0 : im;
-      }
+    sliceOne(n, V, sh, first + j, j, mRe, mIm, out, hw, sc);
+    rank = Math.max(rank, sc.one.rank);
+    passes = Math.max(passes, sc.one.passes);
   }
   return { rank, passes };
+}
+
+/** `sliceRange`'s per-slice buffers. */
+interface SliceScratch {
+  readonly aRe: Float64Array;
+  readonly aIm: Float64Array;
+  readonly sig: Float64Array;
+  readonly kept: Float64Array;
+  readonly diff: Float64Array;
+  readonly ratio: Float64Array;
+  readonly one: SliceShrink;
+}
+
+/** Step 4 for slice s (at j = s − first in the range's arrays); its shrink outcome in sc.one. */
+function sliceOne(
+  n: number,
+  V: number,
+  sh: Shrinkage,
+  s: number,
+  j: number,
+  mRe: Float64Array,
+  mIm: Float64Array,
+  out: SliceShares,
+  hw: HermWork,
+  sc: SliceScratch,
+): void {
+  const { aRe, aIm, sig, kept, diff, ratio, one } = sc;
+  const o = j * V * V;
+  for (let u = 0; u < V; u++) {
+    aRe[u * V + u] = mRe[o + u * V + u]!;
+    aIm[u * V + u] = 0;
+    for (let v = u + 1; v < V; v++) {
+      const xr = mRe[o + u * V + v]!;
+      const xi = mIm[o + u * V + v]!;
+      aRe[u * V + v] = xr;
+      aIm[u * V + v] = xi;
+      aRe[v * V + u] = xr;
+      aIm[v * V + u] = -xi;
+    }
+  }
+  const e = hermEig(aRe, aIm, hw);
+  for (let i = 0; i < V; i++) sig[i] = Math.sqrt(Math.max(e.values[i]!, 0));
+  shrinkSlice(sh, sig, V, kept, diff, one);
+  const ws = conjugateWeight(s, n);
+  out.penalty[j] = penaltyWeight(sh, s, n) * one.penalty;
+  for (let i = 0; i < V; i++) {
+    out.sigma[j * V + i] = sig[i]!;
+    out.kept[j * V + i] = kept[i]!;
+    ratio[i] = sig[i]! > 0 ? diff[i]! / sig[i]! : 1;
+  }
+  const W = e.re;
+  const Wi = e.im;
+  for (let v = 0; v < V; v++) {
+    let acc = 0;
+    for (let i = 0; i < V; i++) {
+      const wr = W[v * V + i]!;
+      const wi = Wi[v * V + i]!;
+      acc += (wr * wr + wi * wi) * diff[i]! * diff[i]!;
+    }
+    out.tensor[j * V + v] = (0.5 * ws * acc) / n;
+  }
+  // (R_s − I)[u, v] = −Σ_i W[u, i]·ratio_i·conj(W[v, i]) for u ≤ v; (R_s − I)[v, u] is its
+  // conjugate. Written over M_s.
+  for (let u = 0; u < V; u++)
+    for (let v = u; v < V; v++) {
+      let re = 0;
+      let im = 0;
+      for (let i = 0; i < V; i++) {
+        const ur = W[u * V + i]!;
+        const ui = Wi[u * V + i]!;
+        const vr = W[v * V + i]!;
+        const vi = Wi[v * V + i]!;
+        re += ratio[i]! * (ur * vr + ui * vi);
+        im += ratio[i]! * (ui * vr - ur * vi);
+      }
+      mRe[o + u * V + v] = -re;
+      mIm[o + u * V + v] = u === v ? 0 : -im;
+      mRe[o + v * V + u] = -re;
+      mIm[o + v * V + u] = u === v ? 0 : im;
+    }
 }
 
 /** What ΔP_v is made of (`FactorisedTensor.spectra`): plain arrays, for a helper thread too. */
