@@ -529,7 +529,24 @@ function iterate(A: SymOp, w: Work, cfg: Config, nc: number, plan: FilterPlan): 
   const Qa = orthonormalise(Y, view(w.F[(bufferIndex(w, Y) + 1) % 3]!, n, a), w.orth);
   const target = view(w.F[(bufferIndex(w, Qa) + 1) % 3]!, n, a);
   A.apply(Qa, target);
-  // Assemble Q = [X_c, Q_a] and AQ = [AX_c, A·Q_a].
+  assemble(w, Qa.data, target.data, n, b, nc);
+  rayleighRitz(w, n, b);
+  return plan.degree * a + a;
+}
+
+/**
+ * Q = [X_c, Q_a] and AQ = [AX_c, A·Q_a] (n × b; Q_a, A·Q_a packed n × (b − nc)). A function of
+ * its own so V8 optimises this loop once rather than recompiling `iterate` around it.
+ */
+function assemble(
+  w: Work,
+  qa: Float64Array,
+  aqa: Float64Array,
+  n: number,
+  b: number,
+  nc: number,
+): void {
+  const a = b - nc;
   for (let i = 0; i < n; i++) {
     const o = i * b;
     for (let j = 0; j < nc; j++) {
@@ -537,12 +554,10 @@ function iterate(A: SymOp, w: Work, cfg: Config, nc: number, plan: FilterPlan): 
       w.AQ[o + j] = w.AX[o + j]!;
     }
     for (let j = 0; j < a; j++) {
-      w.Q[o + nc + j] = Qa.data[i * a + j]!;
-      w.AQ[o + nc + j] = target.data[i * a + j]!;
+      w.Q[o + nc + j] = qa[i * a + j]!;
+      w.AQ[o + nc + j] = aqa[i * a + j]!;
     }
   }
-  rayleighRitz(w, n, b);
-  return plan.degree * a + a;
 }
 
 /** Which of the three filter buffers w.F holds the block M. */
