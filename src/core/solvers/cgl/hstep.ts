@@ -650,11 +650,15 @@ export function graphTerm(lambda: number, L: Csr, L2: number, H: Mat, trace = Na
     if (traceWork.length < H.rows * H.cols) traceWork = new Float64Array(H.rows * H.cols);
     const LH = traceWork.subarray(0, H.rows * H.cols);
     csrTimesBlock(L, H.data, LH, H.cols);
-    tr = 0;
-    for (let p = 0; p < LH.length; p++) tr += LH[p]! * H.data[p]!;
+    tr = dotAll(LH, H.data);
   }
-  const HtH = matmulTA(H, H);
-  let g = 0;
-  for (const x of HtH.data) g += x * x;
-  return 0.5 * lambda * (L2 - 2 * tr + g);
+  const HtH = matmulTA(H, H).data;
+  return 0.5 * lambda * (L2 - 2 * tr + dotAll(HtH, HtH));
+}
+
+/** Σ_p a_p·b_p over a's length, in order. */
+function dotAll(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let p = 0; p < a.length; p++) s += a[p]! * b[p]!;
+  return s;
 }

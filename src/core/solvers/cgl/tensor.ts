@@ -356,33 +356,50 @@ function gramRange(
       { rows, cols: c, data: Kv.subarray(0, rows * c) },
       { rows: 2 * count, cols: rows, data: Z.subarray(0, 2 * count * rows) },
     );
-    for (let u = 0; u <= v; u++) {
-      const g = G[u]!;
-      for (let s = 0; s < count; s++) {
-        let re = 0;
-        let im = 0;
-        const go = 2 * s * c;
-        const zr = 2 * s * rows + u * c;
-        const zi = zr + rows;
-        for (let a = 0; a < c; a++) {
-          const xr = g[go + a]!;
-          const xi = g[go + c + a]!;
-          const yr = Z[zr + a]!;
-          const yi = Z[zi + a]!;
-          re += xr * yr + xi * yi;
-          im += xr * yi - xi * yr;
-        }
-        mRe[(s * V + u) * V + v] = re;
-        mIm[(s * V + u) * V + v] = im;
-      }
+    for (let u = 0; u <= v; u++) sliceDots(G[u]!, Z, count, c, rows, u, v, V, mRe, mIm);
+  }
+}
+
+/**
+ * M_s[u, v] = g_{u,s}ᴴ·(Z_v's bin-s entries of block u) for s < count (a function of its own, so
+ * V8 optimises this loop once rather than recompiling `gramRange` around it).
+ */
+function sliceDots(
+  g: Float64Array,
+  Z: Float64Array,
+  count: number,
+  c: number,
+  rows: number,
+  u: number,
+  v: number,
+  V: number,
+  mRe: Float64Array,
+  mIm: Float64Array,
+): void {
+  for (let s = 0; s < count; s++) {
+    let re = 0;
+    let im = 0;
+    const go = 2 * s * c;
+    const zr = 2 * s * rows + u * c;
+    const zi = zr + rows;
+    for (let a = 0; a < c; a++) {
+      const xr = g[go + a]!;
+      const xi = g[go + c + a]!;
+      const yr = Z[zr + a]!;
+      const yi = Z[zi + a]!;
+      re += xr * yr + xi * yi;
+      im += xr * yi - xi * yr;
     }
+    mRe[(s * V + u) * V + v] = re;
+    mIm[(s * V + u) * V + v] = im;
   }
 }
 
 /**
  * Step 4 for slices first … first + count − 1, whose M_s (upper triangle) are at
- * [(j·V + u)·V + v] of mRe / mIm for j = s − first (views of the range): eigendecomposition, shrinkage, each slice's shares of the terms into
- * `out` at j, and R_s − I (both triangles) written over M_s.
+ * [(j·V + u)·V + v] of mRe / mIm for j = s − first (views of the range): eigendecomposition,
+ * shrinkage, each slice's shares of the terms into `out` at j, and R_s − I (both triangles)
+ * written over M_s.
  */
 function sliceRange(
   n: number,
