@@ -121,8 +121,7 @@ export function distanceColumns(
   if (have < at.end) w.memory.grow(Math.ceil((at.end - have) / PAGE));
   const buf = w.memory.buffer;
   if (w.owner !== owner || w.n !== n || w.d !== d || w.k !== k) {
-    const xt = new Float64Array(buf, 0, n * d);
-    for (let i = 0; i < n; i++) for (let p = 0; p < d; p++) xt[p * n + i] = data[i * d + p]!;
+    transposeInto(data, new Float64Array(buf, 0, n * d), n, d);
     Object.assign(w, { owner, n, d, k });
   }
   new Float64Array(buf, at.c, k * d).set(C.subarray(0, k * d));
@@ -130,13 +129,31 @@ export function distanceColumns(
   w.dist(0, n, d, at.c, at.D, k, at.chg, m);
   const out = new Float64Array(buf, at.D, n * k);
   if (m === k) D.set(out);
-  else {
-    for (let q = 0; q < m; q++) {
-      const j = changed[q]!;
-      for (let i = 0; i < n; i++) D[i * k + j] = out[i * k + j]!;
-    }
-  }
+  else copyColumns(out, D, changed, m, n, k);
   return true;
+}
+
+// The loops below are functions of their own, so V8 optimises each once instead of
+// recompiling `distanceColumns` around them.
+
+/** xt (d × n) ← x (n × d)ᵀ. */
+function transposeInto(x: Float64Array, xt: Float64Array, n: number, d: number): void {
+  for (let i = 0; i < n; i++) for (let p = 0; p < d; p++) xt[p * n + i] = x[i * d + p]!;
+}
+
+/** D's columns changed[0 … m) ← out's (both n × k). */
+function copyColumns(
+  out: Float64Array,
+  D: Float64Array,
+  changed: Int32Array,
+  m: number,
+  n: number,
+  k: number,
+): void {
+  for (let q = 0; q < m; q++) {
+    const j = changed[q]!;
+    for (let i = 0; i < n; i++) D[i * k + j] = out[i * k + j]!;
+  }
 }
 
 /** Forgets which call's X is in the module (tests; a call's X may then be copied again). */

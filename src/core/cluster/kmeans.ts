@@ -467,18 +467,26 @@ function seedPlusPlus(w: Work, rng: Rng): number {
       }
       return j;
     }
-    const u = rng.next() * total;
-    let chosen = -1;
-    let cum = 0;
-    for (let i = 0; i < n; i++) {
-      if (minDist[i]! === 0) continue;
-      chosen = i; // the last row with positive weight, should rounding leave cum ≤ u
-      cum += minDist[i]!;
-      if (cum > u) break;
-    }
-    take(j, chosen);
+    take(j, drawRow(minDist, n, rng.next() * total));
   }
   return Math.max(0, k - 1);
+}
+
+/**
+ * The row i whose cumulative weight Σ_{i' ≤ i} minDist first exceeds u (rows of weight 0
+ * skipped; the last row of positive weight should rounding leave the sum ≤ u). A function of
+ * its own so V8 optimises this loop once rather than recompiling `seedPlusPlus` around it.
+ */
+function drawRow(minDist: Float64Array, n: number, u: number): number {
+  let chosen = -1;
+  let cum = 0;
+  for (let i = 0; i < n; i++) {
+    if (minDist[i]! === 0) continue;
+    chosen = i;
+    cum += minDist[i]!;
+    if (cum > u) break;
+  }
+  return chosen;
 }
 
 /**
@@ -530,33 +538,13 @@ function boundedScan(w: Work): void {
   const { X, k, C, prevC, delta, half, lower, labels, row, moveRow, moveTo, nextSums, nextCounts } =
     w;
   const { rows: n, cols: d, data } = X;
-  // How far each centre moved, and the two largest moves.
-  let max1 = 0;
-  let max2 = 0;
-  let arg1 = -1;
-  for (let j = 0; j < k; j++) {
-    let s = 0;
-    for (let p = 0; p < d; p++) {
-      const t = C[j * d + p]! - prevC[j * d + p]!;
-      s += t * t;
-    }
-    const dj = Math.sqrt(s) * (1 + BOUND_SLACK);
-    delta[j] = dj;
-    if (dj > max1) {
-      max2 = max1;
-      max1 = dj;
-      arg1 = j;
-    } else if (dj > max2) max2 = dj;
-  }
-  // Half the distance from each centre to its nearest other centre.
-  for (let j = 0; j < k; j++) half[j] = Infinity;
-  for (let j = 0; j < k; j++) {
-    for (let q = j + 1; q < k; q++) {
-      const cc = Math.sqrt(sqDist(C, j, C, q, d)) * 0.5 * (1 - BOUND_SLACK);
-      if (cc < half[j]!) half[j] = cc;
-      if (cc < half[q]!) half[q] = cc;
-    }
-  }
+  // How far each centre moved, and the two largest moves; half the distance from each centre
+  // to its nearest other centre. (Functions of their own, as `drawRow`.)
+  const moved = centreMoves(C, prevC, delta, k, d);
+  const max1 = moved[0];
+  const max2 = moved[1];
+  const arg1 = moved[2];
+  halfGaps(C, half, k, d);
   let sse = w.sse;
   let moves = w.moves;
   for (let i = 0; i < n; i++) {
@@ -603,6 +591,49 @@ function boundedScan(w: Work): void {
   }
   w.sse = sse;
   w.moves = moves;
+}
+
+/**
+ * delta[j] = how far centre j moved from prevC (with slack); returns the largest move, the
+ * second largest and the index of the largest (−1 when none moved).
+ */
+function centreMoves(
+  C: Float64Array,
+  prevC: Float64Array,
+  delta: Float64Array,
+  k: number,
+  d: number,
+): [number, number, number] {
+  let max1 = 0;
+  let max2 = 0;
+  let arg1 = -1;
+  for (let j = 0; j < k; j++) {
+    let s = 0;
+    for (let p = 0; p < d; p++) {
+      const t = C[j * d + p]! - prevC[j * d + p]!;
+      s += t * t;
+    }
+    const dj = Math.sqrt(s) * (1 + BOUND_SLACK);
+    delta[j] = dj;
+    if (dj > max1) {
+      max2 = max1;
+      max1 = dj;
+      arg1 = j;
+    } else if (dj > max2) max2 = dj;
+  }
+  return [max1, max2, arg1];
+}
+
+/** half[j] = half the distance from centre j to its nearest other centre (with slack). */
+function halfGaps(C: Float64Array, half: Float64Array, k: number, d: number): void {
+  for (let j = 0; j < k; j++) half[j] = Infinity;
+  for (let j = 0; j < k; j++) {
+    for (let q = j + 1; q < k; q++) {
+      const cc = Math.sqrt(sqDist(C, j, C, q, d)) * 0.5 * (1 - BOUND_SLACK);
+      if (cc < half[j]!) half[j] = cc;
+      if (cc < half[q]!) half[q] = cc;
+    }
+  }
 }
 
 /** SSE of w.labels and w.C by exact differences (independent of D). */
