@@ -14,16 +14,10 @@
  */
 import type { Mat } from '../linalg/types';
 import { DIST_WASM } from './wasm/dist-wasm';
+import { WASM_PAGE, type WasmMemory, wasmApi } from '../wasm-api';
 
 /** Which loop computes the distances (`setDistBackend`). */
 export type DistBackend = 'wasm' | 'ts';
-
-/** The part of the WebAssembly API used here (typed locally: core's lib has no DOM types). */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
 
 type DistFn = (
   xt: number,
@@ -38,7 +32,7 @@ type DistFn = (
 
 interface DistWasm {
   readonly dist: DistFn;
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   /** The call whose X is in the memory (and its shape), or null. */
   owner: object | null;
   n: number;
@@ -46,7 +40,6 @@ interface DistWasm {
   k: number;
 }
 
-const PAGE = 65536;
 /** Largest memory the module grows to; larger problems keep the TypeScript loop. */
 const MAX_BYTES = 1024 * 2 ** 20;
 
@@ -71,7 +64,7 @@ function kernel(): DistWasm | null {
 }
 
 function instantiate(): DistWasm | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   try {
     if (!api || !api.validate(DIST_WASM)) return null;
     const inst = new api.Instance(new api.Module(DIST_WASM), {});
@@ -118,7 +111,7 @@ export function distanceColumns(
   const at = layout(n, d, k);
   if (at.end > MAX_BYTES) return false;
   const have = w.memory.buffer.byteLength;
-  if (have < at.end) w.memory.grow(Math.ceil((at.end - have) / PAGE));
+  if (have < at.end) w.memory.grow(Math.ceil((at.end - have) / WASM_PAGE));
   const buf = w.memory.buffer;
   if (w.owner !== owner || w.n !== n || w.d !== d || w.k !== k) {
     transposeInto(data, new Float64Array(buf, 0, n * d), n, d);

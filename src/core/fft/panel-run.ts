@@ -18,26 +18,13 @@ import type { FftCore, Real } from './core';
 import type { Stage } from './kernels';
 import { MixedRadixCore } from './mixed-radix';
 import { PANEL_WASM } from './wasm/panel-wasm';
-
-/** The part of the WebAssembly API used here (typed locally: core's lib has no DOM types). */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (desc: { initial: number; maximum: number }) => WasmMemory;
-}
-
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
+import { WASM_PAGE, type WasmMemory, wasmApi } from '../wasm-api';
 
 type Pass = (c: number, h: number, tw: number, ido: number, l1: number, count: number) => void;
 
 /** Which passes the column transforms use (`setPanelBackend`). */
 export type PanelBackend = 'wasm' | 'ts';
 
-const PAGE = 65536;
 /** Bytes of the constants at the start of the memory. */
 const CONSTANTS = 256;
 /** Largest memory a panel grows to (both buffers and the twiddles); larger panels stay in TS. */
@@ -63,13 +50,9 @@ export function panelBackend(): PanelBackend {
   return want === 'wasm' && wasmModule() ? 'wasm' : 'ts';
 }
 
-function api(): WasmApi | undefined {
-  return (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-}
-
 function wasmModule(): object | null {
   if (compiled === undefined) {
-    const w = api();
+    const w = wasmApi();
     try {
       compiled = w && w.validate(PANEL_WASM) ? new w.Module(PANEL_WASM) : null;
     } catch {
@@ -123,11 +106,11 @@ export class SimdPanel {
 
   /** A panel on its own memory, or null where the module is unavailable or not wanted. */
   static create(): SimdPanel | null {
-    const w = api();
+    const w = wasmApi();
     const mod = want === 'wasm' ? wasmModule() : null;
     if (!w || !mod) return null;
     try {
-      const memory = new w.Memory({ initial: 1, maximum: MAX_BYTES / PAGE });
+      const memory = new w.Memory({ initial: 1, maximum: MAX_BYTES / WASM_PAGE });
       const inst = new w.Instance(mod, { env: { memory } });
       if (![...RADICES].every((p) => typeof inst.exports[`pass${p}`] === 'function')) return null;
       return new SimdPanel(memory, inst.exports);
@@ -148,7 +131,7 @@ export class SimdPanel {
     const need = CONSTANTS + 16 * panels + twBytes;
     if (need > MAX_BYTES) return false;
     const have = this.memory.buffer.byteLength;
-    if (have < need) this.memory.grow(Math.ceil((need - have) / PAGE));
+    if (have < need) this.memory.grow(Math.ceil((need - have) / WASM_PAGE));
     if (panels !== this.length || this.a.buffer !== this.memory.buffer) {
       this.length = panels;
       this.bOffset = CONSTANTS + 8 * panels;

@@ -20,6 +20,7 @@
 import { rcmOrder } from '../graph/reorder';
 import type { Csr } from './types';
 import { CSR_WASM } from './wasm/csr-wasm';
+import { WASM_PAGE, type WasmMemory, wasmApi } from '../wasm-api';
 
 /** Which kernel `csrTimesBlock` uses. */
 export type CsrBackend = 'wasm' | 'ts';
@@ -27,7 +28,7 @@ export type CsrBackend = 'wasm' | 'ts';
 interface CsrWasm {
   readonly spmm: (...args: number[]) => void;
   readonly rows: (...args: number[]) => void;
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   /** The S whose arrays lie at the start of the memory, and the byte offsets of its parts. */
   last: Csr | null;
   /** perm[i] = the row of S stored as row i (null: S as it is; see `prepared`), kept at pq. */
@@ -42,7 +43,6 @@ interface CsrWasm {
 
 /** Largest memory the kernel will grow to; larger products take the TypeScript kernel. */
 const MAX_BYTES = 1024 * 2 ** 20;
-const PAGE = 65536;
 
 let want: CsrBackend = 'wasm';
 let state: CsrWasm | null | undefined;
@@ -58,12 +58,6 @@ export function csrBackend(): CsrBackend {
   return kernel() ? 'wasm' : 'ts';
 }
 
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-
 function kernel(): CsrWasm | null {
   if (want !== 'wasm') return null;
   if (state === undefined) state = instantiate();
@@ -71,7 +65,7 @@ function kernel(): CsrWasm | null {
 }
 
 function instantiate(): CsrWasm | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   try {
     if (!api || !api.validate(CSR_WASM)) return null;
     const inst = new api.Instance(new api.Module(CSR_WASM), {});
@@ -101,7 +95,7 @@ const align8 = (x: number): number => (x + 7) & ~7;
 function reserve(w: CsrWasm, bytes: number): boolean {
   if (bytes > MAX_BYTES) return false;
   const have = w.memory.buffer.byteLength;
-  if (have < bytes) w.memory.grow(Math.ceil((bytes - have) / PAGE));
+  if (have < bytes) w.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
   return true;
 }
 

@@ -32,6 +32,7 @@
 import { resultMat } from './dense';
 import type { Mat } from './types';
 import { GEMM_WASM } from './wasm/gemm-wasm';
+import { WASM_PAGE, type WasmMemory, wasmApi } from '../wasm-api';
 
 /** Micro-tile rows and columns (the packing and the TS micro-kernel are written out for 4×3). */
 const MR = 4;
@@ -418,7 +419,6 @@ const KP = 1024;
 const W_A = 0;
 const W_T = W_A + 8 * MC * KC;
 const W_B = W_T + 8 * MC * NC;
-const PAGE = 65536;
 /** Where resident packed left operands (`PackedLhs`) start: after the deepest B panel. */
 const W_R = W_B + 8 * KP * NC;
 /** Most bytes of resident packed operands; larger ones are copied block by block instead. */
@@ -433,7 +433,7 @@ interface WasmKernel {
   /** gemm.wat's tall-skinny kernels `ta(pa, pb, pt, n, ka, kb)` and `nn(pa, pm, pc, n, k, kb)`. */
   readonly ta: (...args: number[]) => void;
   readonly nn: (...args: number[]) => void;
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   /** A view of the whole memory, renewed when it grows. */
   f64: Float64Array;
   /**
@@ -445,14 +445,6 @@ interface WasmKernel {
   /** First free byte of the resident region, and a use counter. */
   top: number;
   clock: number;
-}
-
-/** The part of the WebAssembly API used here (typed locally: core's lib has no DOM types). */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (desc: { initial: number; maximum: number }) => WasmKernel['memory'];
 }
 
 /** Which micro-kernel the products run on: WebAssembly SIMD or plain TypeScript. */
@@ -490,12 +482,12 @@ function wasmKernel(): WasmKernel | null {
  * module this small (Chromium's main-thread limit is 4 KiB).
  */
 function instantiateWasm(): WasmKernel | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   try {
     if (!api || !api.validate(GEMM_WASM)) return null;
     const memory = new api.Memory({
-      initial: Math.ceil((W_B + 8 * KC * NC) / PAGE),
-      maximum: Math.ceil((W_R + RESIDENT_MAX) / PAGE),
+      initial: Math.ceil((W_B + 8 * KC * NC) / WASM_PAGE),
+      maximum: Math.ceil((W_R + RESIDENT_MAX) / WASM_PAGE),
     });
     const instance = new api.Instance(new api.Module(GEMM_WASM), { env: { memory } });
     const { block, ta, nn } = instance.exports;
@@ -575,7 +567,7 @@ function residentCopy(
 function reserve(w: WasmKernel, bytes: number): void {
   const have = w.memory.buffer.byteLength;
   if (have >= bytes) return;
-  w.memory.grow(Math.ceil((bytes - have) / PAGE));
+  w.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
   w.f64 = new Float64Array(w.memory.buffer);
 }
 
