@@ -29,7 +29,6 @@
  * - A trailing delimiter on every row (`1,2,3,`) adds no column: when the last cell of every
  *   non-missing row, header included, is empty, that column is dropped (with a decision).
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { dsvFormat } from 'd3-dsv';
 import {
@@ -41,6 +40,7 @@ import {
   type View,
 } from '../core/dataset';
 import { DataError, quoteText } from './errors';
+import { readRegularFile } from './files';
 
 export type Delimiter = ',' | ';' | '\t' | 'whitespace';
 
@@ -275,14 +275,7 @@ function isBlankRow(cells: readonly string[]): boolean {
 
 /** Reads a text file, stripping a byte-order mark; DataError if unreadable or binary. */
 async function readText(file: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : String(e);
-    throw new DataError(file, `cannot read the file: ${why}`);
-  }
+  const bytes = await readRegularFile(file);
   if (bytes.subarray(0, 4096).includes(0)) {
     throw new DataError(file, 'not a text file (it holds binary data); expected delimited text');
   }

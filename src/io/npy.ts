@@ -14,13 +14,13 @@
  * lie inside the archive and inflate to the declared size with the declared CRC-32. Every
  * problem is a DataError naming the file and, in an NPZ, the member.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { makeLabels, type Decision, type Labels, type MultiViewDataset } from '../core/dataset';
 import type { MatCell, MatFile, MatNumeric, MatValue, NumericClass } from './mat/types';
 import { DataError, quoteText } from './errors';
+import { readRegularFile } from './files';
 import {
   assembleViews,
   finishDataset,
@@ -640,13 +640,7 @@ export function parseNpz(bytes: Uint8Array, path: string): NpzFile {
 }
 
 async function readBytes(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : String(e);
-    throw new DataError(file, `cannot read the file: ${why}`);
-  }
+  return readRegularFile(file);
 }
 
 // ---------------------------------------------------------------------------------------------
