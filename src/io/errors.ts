@@ -69,3 +69,11 @@ export function quoteText(text: string, max = 40): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
   return JSON.stringify(cut);
 }
+
+/**
+ * The warning every loader gives for NaN or infinite values among the present samples of a
+ * view (a MAT variable, a CSV cell such as `1e999`), which are kept as they are.
+ */
+export function nonFiniteWarning(view: string, count: number): string {
+  return `${view}: ${count} NaN or infinite values among present samples (kept as they are)`;
+}

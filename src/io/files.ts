@@ -60,9 +60,16 @@ export async function openRegularFile(
   }
 }
 
-/** The whole content of a regular file; DataError for anything else or an unreadable one. */
-export async function readRegularFile(path: string): Promise<Buffer> {
-  const { fh } = await openRegularFile(path, 'cannot read the file');
+/**
+ * The whole content of a regular file; DataError for anything else, an unreadable one, or one
+ * larger than `maxBytes` (checked before reading).
+ */
+export async function readRegularFile(path: string, maxBytes = Infinity): Promise<Buffer> {
+  const { fh, size } = await openRegularFile(path, 'cannot read the file');
+  if (size > maxBytes) {
+    await fh.close();
+    throw new DataError(path, `is ${size} bytes; at most ${maxBytes} bytes can be read as text`);
+  }
   try {
     return await fh.readFile();
   } catch (e) {

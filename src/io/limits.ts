@@ -70,7 +70,7 @@ export class AllocationBudget {
   exceeded(variable?: string): DataError {
     return new DataError(
       this.file,
-      `the variables decode to more than ${formatBytes(this.limit)} ` +
+      `the data decode to more than ${formatBytes(this.limit)} ` +
         `(at most max(${formatBytes(DECODE_FLOOR_BYTES)}, ${DECODE_RATIO} × the file's ` +
         `${formatBytes(this.fileBytes)}), and never more than ${formatBytes(DECODE_CAP_BYTES)}): ` +
         `refusing a decompression bomb`,

@@ -25,7 +25,7 @@ import type {
 } from '../core/dataset';
 import { makeLabels } from '../core/dataset';
 import type { LoadOptions } from '../shared/contract';
-import { DataError } from './errors';
+import { DataError, nonFiniteWarning } from './errors';
 import { MAX_SAMPLES, MAX_SPARSE_FEATURES } from './limits';
 import type { MatFile, MatNumeric, MatSparse, MatValue } from './mat/types';
 import { describe } from './mat/types';
@@ -984,9 +984,7 @@ export function mapVariables(input: MapInput): MultiViewDataset {
     const vals = values.data;
     for (let i = 0; i < vals.length; i++) if (!Number.isFinite(vals[i]!)) nonFinite++;
     if (nonFinite) {
-      warnings.push(
-        `${src.name}: ${nonFinite} NaN or infinite values among present samples (kept as they are)`,
-      );
+      warnings.push(nonFiniteWarning(src.name, nonFinite));
     }
     return { name: src.name, d: values.cols, values, present: samples };
   });

@@ -23,6 +23,7 @@ import { DataError, quoteText } from './errors';
 import { readRegularFile } from './files';
 import {
   assembleViews,
+  checkLabelValues,
   finishDataset,
   readCsvLabels,
   viewNames,
@@ -744,14 +745,18 @@ async function readLabels(
     );
   }
   let labels: Labels;
+  const at = (i: number): { variable: string } => ({ variable: `label ${i} (0-based)` });
   if (t.kind === 'U' || t.kind === 'S') {
-    labels = makeLabels(file, parseNpyStrings(bytes, h, t, 'C'));
+    const names = parseNpyStrings(bytes, h, t, 'C');
+    checkLabelValues(file, names, at);
+    labels = makeLabels(file, names);
   } else {
     const { data } = parseNpyAs(bytes, file, undefined, 'C');
     const bad = data.findIndex((x) => Number.isNaN(x));
     if (bad >= 0) {
       throw new DataError(file, `label ${bad} (0-based) is NaN; every sample needs a label`);
     }
+    checkLabelValues(file, Array.from(data), at);
     labels = makeLabels(file, data);
   }
   return {
