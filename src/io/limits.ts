@@ -13,8 +13,13 @@ import { DataError } from './errors';
 export const DECODE_FLOOR_BYTES = 64 * 2 ** 20;
 /** ... and to this multiple of its size on disk, ... */
 export const DECODE_RATIO = 200;
-/** ... but never to more than this, whatever its size. */
+/** ... but never to more than this, ... */
 export const DECODE_CAP_BYTES = 512 * 2 ** 20;
+/**
+ * ... unless the file is large itself: stored (uncompressed) data widened to 8-byte values and
+ * reordered may take this multiple of its size, which no small file can turn into a bomb.
+ */
+export const STORED_RATIO = 16;
 
 /** At most this many samples (n) in a dataset: n-length arrays are allocated per view. */
 export const MAX_SAMPLES = 10_000_000;
@@ -31,9 +36,16 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** The decode budget of a file of `fileBytes` bytes: max(floor, ratio × size), capped. */
+/**
+ * The decode budget of a file of `fileBytes` bytes: max(floor, ratio × size) capped, or
+ * STORED_RATIO × size when that is more.
+ */
 export function decodeBudget(fileBytes: number): number {
-  return Math.min(DECODE_CAP_BYTES, Math.max(DECODE_FLOOR_BYTES, DECODE_RATIO * fileBytes));
+  const compressed = Math.min(
+    DECODE_CAP_BYTES,
+    Math.max(DECODE_FLOOR_BYTES, DECODE_RATIO * fileBytes),
+  );
+  return Math.max(compressed, STORED_RATIO * fileBytes);
 }
 
 /**
@@ -72,7 +84,8 @@ export class AllocationBudget {
       this.file,
       `the data decode to more than ${formatBytes(this.limit)} ` +
         `(at most max(${formatBytes(DECODE_FLOOR_BYTES)}, ${DECODE_RATIO} × the file's ` +
-        `${formatBytes(this.fileBytes)}), and never more than ${formatBytes(DECODE_CAP_BYTES)}): ` +
+        `${formatBytes(this.fileBytes)}), capped at ${formatBytes(DECODE_CAP_BYTES)} unless ` +
+        `${STORED_RATIO} × the file's size is more): ` +
         `refusing a decompression bomb`,
       variable === undefined ? {} : { variable },
     );
