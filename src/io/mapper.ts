@@ -88,10 +88,10 @@ function refuseComplex(file: MatFile, name: string, v: MatValue): void {
 function complexWarnings(file: MatFile): string[] {
   const out: string[] = [];
   for (const [name, v] of file.variables) {
-    if (isComplex(v)) out.push(`variable '${name}' holds ${COMPLEX}; it was skipped`);
+    if (isComplex(v)) out.push(`variable '${name}': ${COMPLEX}; it was skipped`);
     else if (v.type === 'cell') {
       v.items.forEach((item, i) => {
-        if (isComplex(item)) out.push(`${name}{${i + 1}} holds ${COMPLEX}; it was skipped`);
+        if (isComplex(item)) out.push(`${name}{${i + 1}}: ${COMPLEX}; it was skipped`);
       });
     }
   }
