@@ -399,11 +399,10 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
         const decimalComma = /^\s*[+-]?\d+,\d+\s*$/.test(cell)
           ? ' (a decimal comma? write numbers with "." as the decimal separator)'
           : '';
-        throw new DataError(
-          file,
-          `expected a number, found text${decimalComma}`,
-          { row: rowNo, column: j + 1 },
-        );
+        throw new DataError(file, `expected a number, found text${decimalComma}`, {
+          row: rowNo,
+          column: j + 1,
+        });
       }
       data[i * d + j] = x;
     }

@@ -70,7 +70,9 @@ function isMatrix(v: MatValue | undefined): v is Matrix {
 }
 
 function isComplex(v: MatValue): boolean {
-  return (v.type === 'numeric' && v.im !== undefined) || (v.type === 'sparse' && v.pi !== undefined);
+  return (
+    (v.type === 'numeric' && v.im !== undefined) || (v.type === 'sparse' && v.pi !== undefined)
+  );
 }
 
 const COMPLEX = 'complex values are not supported';

@@ -548,7 +548,9 @@ function refuseOverlaps(bytes: Uint8Array, entries: readonly ZipEntry[], file: s
     const p = e.localOffset;
     // The local header's own name and extra lengths, when it is there to read.
     const header =
-      p + 30 <= bytes.length ? 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true) : 30;
+      p + 30 <= bytes.length
+        ? 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true)
+        : 30;
     return { name: e.name, start: p, end: p + header + e.compressedSize };
   });
   spans.sort((a, b) => a.start - b.start);

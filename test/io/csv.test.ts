@@ -146,7 +146,9 @@ describe('header', () => {
   it("'auto' takes a row with a text cell as the header", async () => {
     const ds = await loadCsvDataset([write('height,weight\n1,2\n3,4\n')], { header: 'auto' });
     expect(ds.n).toBe(2);
-    expect(decision(ds, 'header')).toMatch(/row 1 is a header.*auto: cell 1 of row 1 is not a number/);
+    expect(decision(ds, 'header')).toMatch(
+      /row 1 is a header.*auto: cell 1 of row 1 is not a number/,
+    );
   });
 
   it("'auto' does not take a row of numbers, empties and NaNs as a header", async () => {

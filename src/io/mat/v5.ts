@@ -450,8 +450,7 @@ function parseMatrix(c: Cursor, start: number, end: number, ctx: Ctx, depth: num
         if (logical) {
           c.budget.charge(8 * nz, `${here}: values`);
           pr = new Float64Array(nz).fill(1);
-        }
-        else throw new Damage(`${here}: ${pr.length} values for ${nz} non-zeros`);
+        } else throw new Damage(`${here}: ${pr.length} values for ${nz} non-zeros`);
       }
       const sparse = {
         type: 'sparse' as const,
