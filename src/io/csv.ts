@@ -29,7 +29,7 @@
  * - A trailing delimiter on every row (`1,2,3,`) adds no column: when the last cell of every
  *   non-missing row, header included, is empty, that column is dropped (with a decision).
  */
-import { readFile } from 'node:fs/promises';
+import { constants as bufferConstants } from 'node:buffer';
 import { basename } from 'node:path';
 import { dsvFormat } from 'd3-dsv';
 import {
@@ -40,7 +40,9 @@ import {
   type MultiViewDataset,
   type View,
 } from '../core/dataset';
-import { DataError, quoteText } from './errors';
+import { DataError, nonFiniteWarning, quoteText } from './errors';
+import { readRegularFile } from './files';
+import { AllocationBudget, MAX_SAMPLES } from './limits';
 
 export type Delimiter = ',' | ';' | '\t' | 'whitespace';
 
@@ -191,6 +193,9 @@ function isMissingCell(cell: string): boolean {
   return MISSING_TOKENS.has(cell.trim().toLowerCase());
 }
 
+/** The longest text a JavaScript string holds (V8's limit), so the largest CSV that can be read. */
+const MAX_TEXT_BYTES = bufferConstants.MAX_STRING_LENGTH;
+
 const SNIFF_LINES = 50;
 const SNIFF_CHARS = 1 << 18;
 const CANDIDATES = ['\t', ';', ','] as const;
@@ -273,16 +278,23 @@ function isBlankRow(cells: readonly string[]): boolean {
   return cells.every((c) => c.trim() === '');
 }
 
+/** Refuses more rows than a dataset may have, before the text is split into rows. */
+function checkLineCount(file: string, text: string): void {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    // One row more than the bound is the header.
+    if (++lines > MAX_SAMPLES + 2) {
+      throw new DataError(
+        file,
+        `has more than ${MAX_SAMPLES + 1} rows; a dataset has at most ${MAX_SAMPLES} samples`,
+      );
+    }
+  }
+}
+
 /** Reads a text file, stripping a byte-order mark; DataError if unreadable or binary. */
 async function readText(file: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : String(e);
-    throw new DataError(file, `cannot read the file: ${why}`);
-  }
+  const bytes = await readRegularFile(file, MAX_TEXT_BYTES);
   if (bytes.subarray(0, 4096).includes(0)) {
     throw new DataError(file, 'not a text file (it holds binary data); expected delimited text');
   }
@@ -313,9 +325,17 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
   if (text.trim() === '')
     throw new DataError(file, 'the file is empty; expected one row per sample');
   const { delimiter, reason: delimiterReason } = sniffDelimiter(text);
+  checkLineCount(file, text);
   const rows = splitRows(text, delimiter);
   while (rows.length > 0 && isBlankRow(rows[rows.length - 1]!)) rows.pop();
-  const first = rows[0]!;
+  const first = rows[0];
+  if (first === undefined) {
+    // Only delimiters and blanks (",,\n,,"): no cell holds anything.
+    throw new DataError(
+      file,
+      'every cell is empty, so this view holds no sample; expected rows of numbers',
+    );
+  }
 
   let hasHeader: boolean;
   let headerReason: string;
@@ -323,7 +343,7 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
     const textCell = first.findIndex((c) => parseCell(c) === undefined);
     hasHeader = textCell >= 0;
     headerReason = hasHeader
-      ? `auto: cell ${textCell + 1} of row 1, ${quoteText(first[textCell]!.trim())}, is not a number`
+      ? `auto: cell ${textCell + 1} of row 1 is not a number`
       : 'auto: every cell of row 1 is a number or empty/NaN';
   } else {
     hasHeader = header;
@@ -354,6 +374,8 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
   const d = droppedTrailingColumn ? cellsPerRow - 1 : cellsPerRow;
   const names = hasHeader ? first.map((c) => c.trim()) : null;
 
+  // Missing rows are filled with NaN, so a wide header over many blank lines is a bomb too.
+  new AllocationBudget(file, text.length).charge(8 * n * d);
   const data = new Float64Array(n * d);
   for (let i = 0; i < n; i++) {
     const cells = rows[start + i]!;
@@ -373,15 +395,14 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
       const cell = cells[j]!;
       const x = parseCell(cell);
       if (x === undefined) {
-        const name = names?.[j];
+        // The cell is not quoted: the file may not be the user's own data.
         const decimalComma = /^\s*[+-]?\d+,\d+\s*$/.test(cell)
           ? ' (a decimal comma? write numbers with "." as the decimal separator)'
           : '';
-        throw new DataError(
-          file,
-          `expected a number${name ? ` (column ${quoteText(name)})` : ''}, found ${quoteText(cell.trim())}${decimalComma}`,
-          { row: rowNo, column: j + 1 },
-        );
+        throw new DataError(file, `expected a number, found text${decimalComma}`, {
+          row: rowNo,
+          column: j + 1,
+        });
       }
       data[i * d + j] = x;
     }
@@ -426,6 +447,7 @@ export async function readCsvLabels(
   const text = await readText(file);
   if (text.trim() === '')
     throw new DataError(file, 'the labels file is empty; expected one label per row');
+  checkLineCount(file, text);
   const sniffed = sniffDelimiter(text);
   const rows = dsvFormat(sniffed.delimiter === 'whitespace' ? ',' : sniffed.delimiter).parseRows(
     text,
@@ -460,23 +482,63 @@ export async function readCsvLabels(
     if (body[i] === '' || (numeric && Number.isNaN(x))) {
       throw new DataError(
         file,
-        `the label is missing (${body[i] === '' ? 'empty' : quoteText(body[i]!)}); every sample needs a label`,
+        `the label is missing (${body[i] === '' ? 'empty' : 'a missing-value token'}); every sample needs a label`,
         { row: i + start + 1 },
       );
     }
   }
-  const labels = numeric ? makeLabels(file, parsed as number[]) : makeLabels(file, body);
+  const labelValues = numeric ? (parsed as number[]) : body;
+  checkLabelValues(file, labelValues, (i) => ({ row: i + start + 1 }));
+  const labels = makeLabels(file, labelValues);
+  const header = values[0]!;
   const decisions: Decision[] = [
     {
       topic: 'labels',
       choice: `${basename(file)}: ${labels.classes.length} classes (${numeric ? 'numbers' : 'text'})`,
       reason: start
-        ? `one label per row after the header row ${quoteText(values[0]!)}`
+        ? `one label per row after the header row${LABEL_NAME.test(header) ? ` ${quoteText(header)}` : ''}`
         : 'one label per row, no header',
       overridden: true,
     },
   ];
   return { labels, decisions };
+}
+
+/**
+ * What a class name may be: short, letters, digits, space and `_ - . +`. A labels file is named
+ * by the caller, so its values are shown back only if they look like class names and not like
+ * the lines of some other text file.
+ */
+const LABEL_NAME = /^[\p{L}\p{N} _\-.+]{1,64}$/u;
+
+/**
+ * Checks label values before they become classes: each a finite number or a short name, and
+ * not one distinct value per sample (n > 2), which is an index or some other column, not a
+ * labelling. Errors name the place (`where(i)`) but never the value.
+ */
+export function checkLabelValues(
+  file: string,
+  values: readonly (number | string)[],
+  where: (i: number) => { row?: number; variable?: string },
+): void {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (typeof x === 'number' ? !Number.isFinite(x) : !LABEL_NAME.test(x)) {
+      throw new DataError(
+        file,
+        typeof x === 'number'
+          ? `the label is not a finite number; expected a class number or name`
+          : `the label is not a class name (expected a number, or at most 64 letters, digits, spaces, '_', '-', '.' or '+')`,
+        where(i),
+      );
+    }
+  }
+  if (values.length > 2 && new Set(values).size === values.length) {
+    throw new DataError(
+      file,
+      `every one of the ${values.length} samples has a label of its own: this does not look like a label file`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -538,6 +600,11 @@ export function assembleViews(raw: readonly RawView[]): {
         `${r.file}: ${partialRows} row${partialRows === 1 ? ' has' : 's have'} some NaN or empty cells (kept as NaN), the first is ${r.rowName(firstPartial)}`,
       );
     }
+    // Infinities (`inf`, or `1e999` overflowing) get the MAT path's warning; NaN cells are
+    // missing values, already counted in the partial-row warning above.
+    let infinite = 0;
+    for (let k = 0; k < values.length; k++) if (Math.abs(values[k]!) === Infinity) infinite++;
+    if (infinite > 0) warnings.push(nonFiniteWarning(r.name, infinite));
     views.push({
       name: r.name,
       d: r.d,

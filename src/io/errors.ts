@@ -4,10 +4,12 @@
  *
  * The message always starts with the file and, when known, the place in it, then says what
  * was expected and what was found, e.g.
- *   `views/a.csv, row 7, column 3: expected a number, found "abc"`
+ *   `views/a.csv, row 7, column 3: expected a number, found text`
  *   `data.npz, variable X1: declared shape (100, 20) needs 16000 bytes of <f8 data, found 12000`
- * so it can be shown to the user as it is. The structured fields let callers (and tests) act
- * on the location without parsing the text.
+ * so it can be shown to the user as it is. It never quotes a cell or a line of a text file:
+ * the path may name a file that is not the user's data (a symlink to a system file), and the
+ * message travels to whoever asked for the load. The structured fields let callers (and tests)
+ * act on the location without parsing the text.
  */
 
 /** Where in a file the problem is; every field optional. Rows and columns are 1-based. */
@@ -68,4 +70,12 @@ export function formatLocation(file: string, where: DataErrorLocation): string {
 export function quoteText(text: string, max = 40): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
   return JSON.stringify(cut);
+}
+
+/**
+ * The warning every loader gives for NaN or infinite values among the present samples of a
+ * view (a MAT variable, a CSV cell such as `1e999`), which are kept as they are.
+ */
+export function nonFiniteWarning(view: string, count: number): string {
+  return `${view}: ${count} NaN or infinite values among present samples (kept as they are)`;
 }

@@ -6,11 +6,11 @@
  * v7.3, an 'IM'/'MI' endian mark at byte 126 is MAT v5, `\x93NUMPY` is NPY, `PK\x03\x04` is a
  * ZIP (NPZ); anything else that ends in .csv, .tsv or .txt is read as delimited text.
  */
-import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { MultiViewDataset } from '../core/dataset';
 import type { LoadOptions } from '../shared/contract';
 import { DataError } from './errors';
+import { openFailure, openRegularFile, readRegularFile } from './files';
 import { mapVariables } from './mapper';
 import type { MatFile } from './mat/types';
 import { parseMatV5 } from './mat/v5';
@@ -19,28 +19,15 @@ export type FileKind = 'mat-v5' | 'mat-v7.3' | 'npy' | 'npz' | 'csv';
 
 /** Reads the first bytes of a file and names its format. */
 export async function sniff(path: string): Promise<FileKind> {
+  const { fh, size } = await openRegularFile(path);
   let head: Uint8Array;
-  let size: number;
   try {
-    const fh = await open(path, 'r');
-    try {
-      size = (await fh.stat()).size;
-      head = new Uint8Array(Math.min(size, 1032));
-      await fh.read(head, 0, head.length, 0);
-    } finally {
-      await fh.close();
-    }
+    head = new Uint8Array(Math.min(size, 1032));
+    await fh.read(head, 0, head.length, 0);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a folder, not a file'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (e as Error).message;
-    throw new DataError(path, `cannot open: ${why}`);
+    throw new DataError(path, `cannot read the file: ${openFailure(e)}`);
+  } finally {
+    await fh.close();
   }
   if (size === 0) throw new DataError(path, 'the file is empty (0 bytes)');
   const hdf5 = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -76,8 +63,7 @@ export async function readVariables(path: string, kind?: FileKind): Promise<MatF
   const k = kind ?? (await sniff(path));
   switch (k) {
     case 'mat-v5': {
-      const { readFile } = await import('node:fs/promises');
-      return parseMatV5(await readFile(path), path);
+      return parseMatV5(await readRegularFile(path), path);
     }
     case 'mat-v7.3': {
       const { readMatV73 } = await import('./mat/v73');

@@ -25,7 +25,8 @@ import type {
 } from '../core/dataset';
 import { makeLabels } from '../core/dataset';
 import type { LoadOptions } from '../shared/contract';
-import { DataError } from './errors';
+import { DataError, nonFiniteWarning } from './errors';
+import { MAX_SAMPLES, MAX_SPARSE_FEATURES } from './limits';
 import type { MatFile, MatNumeric, MatSparse, MatValue } from './mat/types';
 import { describe } from './mat/types';
 
@@ -59,8 +60,44 @@ const LABEL_NAMES = [
 ];
 const SEPARATE_VIEW = /^(V|v|X|x|view|View|msr|fea|Fea|data)_?(\d+)$/;
 
+/** A real 2-D matrix: complex data are never views or labels (their imaginary part matters). */
 function isMatrix(v: MatValue | undefined): v is Matrix {
-  return v !== undefined && (v.type === 'sparse' || (v.type === 'numeric' && v.dims.length === 2));
+  return (
+    v !== undefined &&
+    !isComplex(v) &&
+    (v.type === 'sparse' || (v.type === 'numeric' && v.dims.length === 2))
+  );
+}
+
+function isComplex(v: MatValue): boolean {
+  return (
+    (v.type === 'numeric' && v.im !== undefined) || (v.type === 'sparse' && v.pi !== undefined)
+  );
+}
+
+const COMPLEX = 'complex values are not supported';
+
+/** Refuses a complex variable the user named as a view or as the labels. */
+function refuseComplex(file: MatFile, name: string, v: MatValue): void {
+  if (isComplex(v)) {
+    throw new DataError(file.path, `'${name}' is a ${describe(v)} array: ${COMPLEX}`, {
+      variable: name,
+    });
+  }
+}
+
+/** A warning per complex variable (top level or in a cell), since none can be used. */
+function complexWarnings(file: MatFile): string[] {
+  const out: string[] = [];
+  for (const [name, v] of file.variables) {
+    if (isComplex(v)) out.push(`variable '${name}': ${COMPLEX}; it was skipped`);
+    else if (v.type === 'cell') {
+      v.items.forEach((item, i) => {
+        if (isComplex(item)) out.push(`${name}{${i + 1}}: ${COMPLEX}; it was skipped`);
+      });
+    }
+  }
+  return out;
 }
 
 function dims2(v: Matrix): [number, number] {
@@ -79,6 +116,7 @@ function findViews(
     if (v?.type !== 'cell' || v.items.length === 0) return null;
     const out: ViewSource[] = [];
     v.items.forEach((item, i) => {
+      if (options.views !== undefined) refuseComplex(file, `${name}{${i + 1}}`, item);
       if (item.type === 'numeric' && item.dims.length > 2) {
         throw new DataError(
           file.path,
@@ -106,6 +144,7 @@ function findViews(
           { variable: only },
         );
       }
+      refuseComplex(file, only, v);
       const fromCell = cellViews(only);
       if (fromCell) {
         decisions.push({
@@ -128,6 +167,7 @@ function findViews(
       const v = vars.get(name);
       if (v === undefined)
         throw new DataError(file.path, `no variable '${name}'`, { variable: name });
+      refuseComplex(file, name, v);
       if (!isMatrix(v)) {
         throw new DataError(file.path, `'${name}' is a ${describe(v)}, not a 2-D matrix`, {
           variable: name,
@@ -163,7 +203,10 @@ function findViews(
     const m = SEPARATE_VIEW.exec(name);
     if (m && isMatrix(v)) {
       const key = m[1]!;
-      groups.set(key, [...(groups.get(key) ?? []), { name, index: Number(m[2]) }]);
+      // Appended in place: copying the group per variable was quadratic in their number.
+      const group = groups.get(key);
+      if (group) group.push({ name, index: Number(m[2]) });
+      else groups.set(key, [{ name, index: Number(m[2]) }]);
     }
   }
   const best = [...groups.values()].sort((a, b) => b.length - a.length)[0];
@@ -221,7 +264,9 @@ function findViews(
     file.path,
     `no views found: expected a cell 'X', 'data' or 'fea' of 2-D matrices, or separate ` +
       `variables such as V1..Vk; the file holds ${listing || 'no readable variable'}` +
-      (file.warnings.length ? ` (${file.warnings.join('; ')})` : ''),
+      (file.warnings.length || complexWarnings(file).length
+        ? ` (${[...file.warnings, ...complexWarnings(file)].join('; ')})`
+        : ''),
   );
 }
 
@@ -253,7 +298,7 @@ function labelVector(
     });
     return first;
   }
-  if (v.type !== 'numeric' || v.dims.length !== 2) return null;
+  if (v.type !== 'numeric' || v.dims.length !== 2 || isComplex(v)) return null;
   const [r, c] = [v.dims[0]!, v.dims[1]!];
   if (r === 1 || c === 1) return v.re;
   // n×V matrix of per-view label copies (y0): use column 1 if the columns agree.
@@ -290,6 +335,7 @@ function findLabels(
         variable: options.labels,
       });
     }
+    refuseComplex(file, options.labels, v);
     const values = labelVector(v, options.labels, file, warnings);
     if (!values) {
       throw new DataError(
@@ -442,6 +488,37 @@ function orient(
     });
   }
   return { n, orientation: orientation as Orientation[] };
+}
+
+/**
+ * Refuses sizes the file declares but cannot hold, before any n-sized array is made: a dense
+ * view holds all its values, but an empty one (n × 0) or a sparse one (jc bounds only its
+ * columns) can declare any n or d.
+ */
+function checkShapeBounds(
+  file: MatFile,
+  views: readonly ViewSource[],
+  orientation: readonly Orientation[],
+  n: number,
+): void {
+  views.forEach((v, i) => {
+    const [r, c] = dims2(v.value);
+    const d = orientation[i] === 'd x n' ? r : c;
+    if (n > MAX_SAMPLES) {
+      throw new DataError(
+        file.path,
+        `${v.name} (${describe(v.value)}) declares ${n} samples; at most ${MAX_SAMPLES} are supported`,
+        { variable: v.name },
+      );
+    }
+    if (v.value.type === 'sparse' && d > MAX_SPARSE_FEATURES) {
+      throw new DataError(
+        file.path,
+        `${v.name} (${describe(v.value)}) declares ${d} features; a sparse view has at most ${MAX_SPARSE_FEATURES}`,
+        { variable: v.name },
+      );
+    }
+  });
 }
 
 /** Dense column-major matrix as (n, d) row-major rows for the given samples. */
@@ -632,7 +709,7 @@ export interface MapInput {
 export function mapVariables(input: MapInput): MultiViewDataset {
   const { file, options } = input;
   const decisions: Decision[] = [];
-  const warnings: string[] = [...file.warnings];
+  const warnings: string[] = [...file.warnings, ...complexWarnings(file)];
   const { views, variables } = findViews(file, options, decisions);
   const used = [...variables];
 
@@ -659,6 +736,8 @@ export function mapVariables(input: MapInput): MultiViewDataset {
     decisions,
     warnings,
   );
+
+  checkShapeBounds(file, views, orientation, nSamples);
 
   // Labels.
   let labels: Labels | null = null;
@@ -907,9 +986,7 @@ export function mapVariables(input: MapInput): MultiViewDataset {
     const vals = values.data;
     for (let i = 0; i < vals.length; i++) if (!Number.isFinite(vals[i]!)) nonFinite++;
     if (nonFinite) {
-      warnings.push(
-        `${src.name}: ${nonFinite} NaN or infinite values among present samples (kept as they are)`,
-      );
+      warnings.push(nonFiniteWarning(src.name, nonFinite));
     }
     return { name: src.name, d: values.cols, values, present: samples };
   });

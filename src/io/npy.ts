@@ -14,15 +14,17 @@
  * lie inside the archive and inflate to the declared size with the declared CRC-32. Every
  * problem is a DataError naming the file and, in an NPZ, the member.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { makeLabels, type Decision, type Labels, type MultiViewDataset } from '../core/dataset';
 import type { MatCell, MatFile, MatNumeric, MatValue, NumericClass } from './mat/types';
 import { DataError, quoteText } from './errors';
+import { readRegularFile } from './files';
+import { AllocationBudget, MAX_ZIP_ENTRIES } from './limits';
 import {
   assembleViews,
+  checkLabelValues,
   finishDataset,
   readCsvLabels,
   viewNames,
@@ -482,6 +484,12 @@ function listZip(bytes: Uint8Array, file: string): ZipEntry[] {
     cdLimit = z;
   }
   if (cdOffset + cdSize > cdLimit) throw damaged('the central directory lies outside the file');
+  if (total > MAX_ZIP_ENTRIES) {
+    throw new DataError(
+      file,
+      `the ZIP archive declares ${total} members; an .npz file may hold at most ${MAX_ZIP_ENTRIES}`,
+    );
+  }
 
   const entries: ZipEntry[] = [];
   const end = cdOffset + cdSize;
@@ -528,6 +536,35 @@ function listZip(bytes: Uint8Array, file: string): ZipEntry[] {
     p = next;
   }
   return entries;
+}
+
+/**
+ * Refuses an archive whose members share bytes: a real ZIP stores each member once, while a
+ * crafted one points many directory entries at one compressed member to multiply it.
+ */
+function refuseOverlaps(bytes: Uint8Array, entries: readonly ZipEntry[], file: string): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const spans = entries.map((e) => {
+    const p = e.localOffset;
+    // The local header's own name and extra lengths, when it is there to read.
+    const header =
+      p + 30 <= bytes.length
+        ? 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true)
+        : 30;
+    return { name: e.name, start: p, end: p + header + e.compressedSize };
+  });
+  spans.sort((a, b) => a.start - b.start);
+  for (let k = 1; k < spans.length; k++) {
+    const prev = spans[k - 1]!;
+    const cur = spans[k]!;
+    if (cur.start < prev.end) {
+      throw new DataError(
+        file,
+        `the ZIP members ${quoteText(prev.name)} and ${quoteText(cur.name)} share bytes of the archive ` +
+          `(a crafted archive repeats one member to multiply it): refusing a decompression bomb`,
+      );
+    }
+  }
 }
 
 /** The uncompressed bytes of one member, checked against its declared size and CRC-32. */
@@ -597,13 +634,17 @@ export async function readNpz(path: string): Promise<NpzFile> {
 export function parseNpz(bytes: Uint8Array, path: string): NpzFile {
   const variables = new Map<string, MatValue>();
   const warnings: string[] = [];
-  for (const entry of listZip(bytes, path)) {
+  const entries = listZip(bytes, path);
+  refuseOverlaps(bytes, entries, path);
+  const budget = new AllocationBudget(path, bytes.length);
+  for (const entry of entries) {
     if (entry.name.endsWith('/')) continue;
     if (!entry.name.endsWith('.npy')) {
       warnings.push(`${entry.name}: not an .npy array; skipped`);
       continue;
     }
     const name = entry.name.slice(0, -4);
+    if (entry.method !== 0) budget.charge(entry.size, name);
     const member = extractZip(bytes, entry, path);
     let h: NpyHeader;
     try {
@@ -616,6 +657,9 @@ export function parseNpz(bytes: Uint8Array, path: string): NpzFile {
     }
     const t = parseDType(h.dtype, path, name);
     const dims = h.shape.length === 0 ? [1, 1] : h.shape.length === 1 ? [h.shape[0]!, 1] : h.shape;
+    const count = elementCount(h.shape)!;
+    // Widened to 8 bytes per value, twice when reordered; a string is an object of its own.
+    budget.charge(t.kind === 'U' || t.kind === 'S' ? count * (64 + t.itemSize) : 16 * count, name);
     if (t.kind === 'U' || t.kind === 'S') {
       const items = parseNpyStrings(member, h, t, 'F').map((text): MatValue => ({
         type: 'char',
@@ -640,13 +684,7 @@ export function parseNpz(bytes: Uint8Array, path: string): NpzFile {
 }
 
 async function readBytes(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : String(e);
-    throw new DataError(file, `cannot read the file: ${why}`);
-  }
+  return readRegularFile(file);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -750,14 +788,18 @@ async function readLabels(
     );
   }
   let labels: Labels;
+  const at = (i: number): { variable: string } => ({ variable: `label ${i} (0-based)` });
   if (t.kind === 'U' || t.kind === 'S') {
-    labels = makeLabels(file, parseNpyStrings(bytes, h, t, 'C'));
+    const names = parseNpyStrings(bytes, h, t, 'C');
+    checkLabelValues(file, names, at);
+    labels = makeLabels(file, names);
   } else {
     const { data } = parseNpyAs(bytes, file, undefined, 'C');
     const bad = data.findIndex((x) => Number.isNaN(x));
     if (bad >= 0) {
       throw new DataError(file, `label ${bad} (0-based) is NaN; every sample needs a label`);
     }
+    checkLabelValues(file, Array.from(data), at);
     labels = makeLabels(file, data);
   }
   return {

@@ -560,12 +560,12 @@ describe('loadNpyDataset', () => {
     const ds = await loadNpyDataset([x], { labelsFile: csv });
     expect(ds.views[0]!.d).toBe(1);
     expect(ds.labels!.classes).toEqual(['a', 'b']);
-    // A numpy text array '<U1' of ['b', 'a', 'c'].
-    const text = npy('<u4', [3], [98, 97, 99], {
+    // A numpy text array '<U1' of ['b', 'a', 'b'] (not one label per sample: no label file).
+    const text = npy('<u4', [3], [98, 97, 98], {
       header: `{'descr': '<U1', 'fortran_order': False, 'shape': (3,), }`,
     });
     const ds2 = await loadNpyDataset([x], { labelsFile: save('yt.npy', text) });
-    expect(ds2.labels!.classes).toEqual(['a', 'b', 'c']);
+    expect(ds2.labels!.classes).toEqual(['a', 'b']);
   });
 
   it('errors: shape, row counts, labels length, text views', async () => {

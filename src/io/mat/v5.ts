@@ -17,10 +17,11 @@
  * bytes, a size beyond the end) stops reading with a warning listing the variables read so far.
  * A file with no readable header throws MatReadError.
  */
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import type { MatCell, MatFile, MatStruct, MatValue, NumericClass } from './types';
 import { MatReadError, numel } from './types';
+import { AllocationBudget } from '../limits';
 
 // Data types (tag types).
 const miINT8 = 1;
@@ -79,6 +80,8 @@ const NUMERIC_CLASS: Record<number, NumericClass> = {
 
 /** Upper bound on one decompressed variable (a JS typed array cannot hold more anyway). */
 const MAX_INFLATED = 2 ** 31 - 1;
+/** What one cell element or struct record is charged: the slot and the object around it. */
+const ITEM_BYTES = 64;
 
 /** Thrown inside the reader; caught per variable (skip) or per file (stop). */
 class Damage extends Error {}
@@ -99,6 +102,8 @@ class Cursor {
   constructor(
     readonly bytes: Uint8Array,
     readonly little: boolean,
+    /** Shared by every cursor of one file: what decoding may still allocate. */
+    readonly budget: AllocationBudget,
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
@@ -143,12 +148,14 @@ function numbers(c: Cursor, el: Element, what: string, count?: number): Float64A
   if (count !== undefined && n !== count) {
     throw new Damage(`${what}: expected ${count} values, found ${n}`);
   }
+  const offset = c.bytes.byteOffset + el.start;
+  if (c.little && el.type === miDOUBLE && offset % 8 === 0) {
+    // Already doubles and aligned (the usual case inside an inflated variable): no copy.
+    return new Float64Array(c.bytes.buffer, offset, n);
+  }
+  // Widened to 8 bytes per value, however narrow the storage: that is what is allocated.
+  c.budget.charge(8 * n, what);
   if (c.little) {
-    const offset = c.bytes.byteOffset + el.start;
-    if (el.type === miDOUBLE && offset % 8 === 0) {
-      // Already doubles and aligned (the usual case inside an inflated variable): no copy.
-      return new Float64Array(c.bytes.buffer, offset, n);
-    }
     // Copy into a fresh, aligned buffer, view it with the storage type, widen natively.
     const raw = new ArrayBuffer(el.length);
     new Uint8Array(raw).set(c.bytes.subarray(el.start, el.start + el.length));
@@ -228,6 +235,7 @@ function numbers(c: Cursor, el: Element, what: string, count?: number): Float64A
 /** Decodes integer data (dims, sparse indices) into an Int32Array. */
 function int32s(c: Cursor, el: Element, what: string): Int32Array {
   const f = numbers(c, el, what);
+  c.budget.charge(4 * f.length, what);
   const out = new Int32Array(f.length);
   for (let i = 0; i < f.length; i++) {
     const x = f[i]!;
@@ -334,11 +342,13 @@ function parseMatrix(c: Cursor, start: number, end: number, ctx: Ctx, depth: num
     case mxCHAR: {
       if (count === 0) return { name, value: { type: 'char', dims, text: '' } };
       const el = c.element(at, end);
+      c.budget.charge(2 * el.length, here);
       return { name, value: { type: 'char', dims, text: text(c, el) } };
     }
     case mxCELL: {
       const items: MatValue[] = [];
       for (let i = 0; i < count; i++) {
+        c.budget.charge(ITEM_BYTES, here);
         const el = c.element(at, end);
         if (el.type !== miMATRIX)
           throw new Damage(`${here}: cell element ${i + 1} is not a matrix`);
@@ -379,6 +389,8 @@ function parseMatrix(c: Cursor, start: number, end: number, ctx: Ctx, depth: num
       }
       const items: Record<string, MatValue>[] = [];
       for (let i = 0; i < count; i++) {
+        // A struct without fields frames no element per record: only this bounds its count.
+        c.budget.charge(ITEM_BYTES * (1 + nFields), here);
         const rec: Record<string, MatValue> = {};
         for (const f of fields) {
           const el = c.element(at, end);
@@ -429,13 +441,16 @@ function parseMatrix(c: Cursor, start: number, end: number, ctx: Ctx, depth: num
           pi = numbers(c, c.element(prEl.next, end), `${here}: imaginary values`).subarray(0, nz);
         }
       } else if (logical) {
+        c.budget.charge(8 * nz, `${here}: values`);
         pr = new Float64Array(nz).fill(1);
       } else {
         throw new Damage(`${here}: sparse values missing`);
       }
       if (pr.length < nz) {
-        if (logical) pr = new Float64Array(nz).fill(1);
-        else throw new Damage(`${here}: ${pr.length} values for ${nz} non-zeros`);
+        if (logical) {
+          c.budget.charge(8 * nz, `${here}: values`);
+          pr = new Float64Array(nz).fill(1);
+        } else throw new Damage(`${here}: ${pr.length} values for ${nz} non-zeros`);
       }
       const sparse = {
         type: 'sparse' as const,
@@ -466,6 +481,24 @@ function peekName(c: Cursor, start: number, end: number): string | null {
   }
 }
 
+/** The name of a compressed variable from the start of its stream, for messages; or null. */
+function peekCompressedName(bytes: Uint8Array, el: Element, little: boolean): string | null {
+  let head: Uint8Array;
+  try {
+    // A variable's name lies within its first bytes; 256 compressed bytes inflate to at most
+    // about 264 KB, so the limit below is never reached.
+    head = inflateSync(bytes.subarray(el.start, Math.min(el.start + 256, el.start + el.length)), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+      maxOutputLength: 1 << 20,
+    });
+  } catch {
+    return null;
+  }
+  const c = new Cursor(head, little, new AllocationBudget('', 0));
+  if (head.length < 8 || c.u32(0) !== miMATRIX) return null;
+  return peekName(c, 8, head.length);
+}
+
 /** Parses a whole MAT v5 file held in memory. `path` is used in messages only. */
 export function parseMatV5(bytes: Uint8Array, path: string): MatFile {
   if (bytes.length < 128) {
@@ -483,7 +516,8 @@ export function parseMatV5(bytes: Uint8Array, path: string): MatFile {
   }
   const little = endian === 'IM';
   const header = new TextDecoder('latin1').decode(bytes.subarray(0, 116)).replace(/[\s\0]+$/, '');
-  const c = new Cursor(bytes, little);
+  const budget = new AllocationBudget(path, bytes.length);
+  const c = new Cursor(bytes, little, budget);
   const variables = new Map<string, MatValue>();
   const warnings: string[] = [];
   const end = bytes.length;
@@ -520,16 +554,23 @@ export function parseMatV5(bytes: Uint8Array, path: string): MatFile {
     try {
       if (el.type === miCOMPRESSED) {
         let inflated: Uint8Array;
+        // The file's remaining budget bounds the output, so a bomb stops inflating early.
+        const limit = Math.max(1, Math.min(MAX_INFLATED, budget.remaining));
         try {
           inflated = inflateSync(bytes.subarray(el.start, el.start + el.length), {
-            maxOutputLength: MAX_INFLATED,
+            maxOutputLength: limit,
             // 1 MiB output chunks: ~25 % faster than the default 16 KiB on a 35 MB variable.
             chunkSize: 1 << 20,
           });
         } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ERR_BUFFER_TOO_LARGE' && limit < MAX_INFLATED) {
+            throw budget.exceeded(peekCompressedName(bytes, el, little) ?? undefined);
+          }
           throw new Damage(`compressed data is damaged (${(e as Error).message})`);
         }
-        cursor = new Cursor(inflated, little);
+        budget.charge(inflated.length);
+        cursor = new Cursor(inflated, little, budget);
         const inner = cursor.element(0, inflated.length);
         if (inner.type !== miMATRIX)
           throw new Damage(`compressed element holds type ${inner.type}, not a matrix`);
