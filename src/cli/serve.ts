@@ -16,9 +16,10 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
+import { APP_CSP, contentTypeOf, isInsideFolder } from '../backend/app-url';
 import { createHandlers, invoke } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
 import { RunManager } from '../backend/runs';
@@ -45,26 +46,6 @@ export const WORKER_ENTRY = join(REPO_ROOT, 'src', 'worker', 'index.ts');
 export function sourceWorkerHost(): WorkerHost {
   return new WorkerHost({ spawn: () => forkWorker(WORKER_ENTRY, ['--import', 'tsx']) });
 }
-
-/** The page's policy; index.html carries the same one in a meta tag for Electron. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 export interface ServeOptions {
   /** 0 picks a free port; the URL returned says which. */
@@ -306,7 +287,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     if (decoded.includes('\0')) return sendText(res, 400, 'malformed path');
     let target = resolve(staticDir, '.' + (decoded.startsWith('/') ? decoded : '/' + decoded));
-    if (!isInside(staticDir, target)) return sendText(res, 403, 'forbidden');
+    if (!isInsideFolder(staticDir, target)) return sendText(res, 403, 'forbidden');
     let info = await stat(target).catch(() => null);
     if (info?.isDirectory()) {
       target = join(target, 'index.html');
@@ -314,10 +295,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     if (!info?.isFile()) return sendText(res, 404, 'not found');
     // Symbolic links must not lead out of the build either.
-    if (!isInside(staticDir, await realpath(target))) return sendText(res, 403, 'forbidden');
+    if (!isInsideFolder(staticDir, await realpath(target))) return sendText(res, 403, 'forbidden');
     const data = await readFile(target);
     res.writeHead(200, {
-      'Content-Type': CONTENT_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(target),
       'Content-Length': data.length,
       'Cache-Control': 'no-cache',
       ...securityHeaders(),
@@ -451,18 +432,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-function isInside(dir: string, target: string): boolean {
-  const rel = relative(dir, target);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-}
-
 function failure(name: string, message: string): Envelope<never> {
   return { ok: false, error: { name, message } };
 }
 
 function securityHeaders(): Record<string, string> {
   return {
-    'Content-Security-Policy': CSP,
+    'Content-Security-Policy': APP_CSP,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   };

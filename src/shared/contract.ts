@@ -226,6 +226,13 @@ export interface Events {
   'runs:update': RunInfo;
 }
 
+/**
+ * Electron only, not a channel of the contract (no handler, no web route, not on `window.api`):
+ * the preload sends the path of a file dropped on the window (one-way, a string), so that
+ * main adds it to the paths the user chose before the renderer opens it.
+ */
+export const DROPPED_PATH_MESSAGE = 'internal:droppedPath';
+
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = Events[E];
 
