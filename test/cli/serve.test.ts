@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { existsSync } from 'node:fs';
 import {
@@ -13,6 +14,7 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetLibrary } from '../../src/backend/library';
 import {
@@ -509,4 +511,95 @@ describe('errors quote no file content', () => {
       await real.close();
     }
   });
+});
+
+describe('`mvstudio serve`', () => {
+  const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+  it('prints the launch URL and keeps its runs in a private folder, removed at exit', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'mvstudio-serve-cli-'));
+    const planted = join(tmp, 'planted');
+    await mkdir(planted);
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'bin/mvstudio.mjs'), 'serve', '--port', '0'],
+      {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // The old predictable runs folder, planted before the server could make it.
+    await symlink(planted, join(tmp, `mvstudio-serve-runs-${child.pid}`));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const launch = await new Promise<string>((resolveUrl, rejectUrl) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /mvstudio serve: (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})\n/.exec(
+            out,
+          );
+          if (m) resolveUrl(m[1]!);
+        });
+        void exited.then((code) => rejectUrl(new Error(`serve exited ${code}: ${stderr}`)));
+        setTimeout(
+          () => rejectUrl(new Error(`no launch URL printed within 30 s: ${out}`)),
+          30_000,
+        ).unref();
+      });
+      const url = new URL(launch);
+      const token = url.searchParams.get('token')!;
+      const to = { url: url.origin, token } as RunningServer;
+      expect(
+        (await raw('POST', '/api/runs:list', 'null', { 'Content-Type': 'application/json' }, to))
+          .status,
+      ).toBe(401);
+
+      const own = (await readdir(tmp)).filter((n) => /^mvstudio-serve-(?!runs-)/.test(n));
+      expect(own).toHaveLength(1);
+      const root = join(tmp, own[0]!);
+      expect((await stat(root)).mode & 0o777).toBe(0o700);
+
+      // A run writes its bundle: into the private folder, not through the planted link.
+      let datasets: { id: string }[] = [];
+      for (let i = 0; i < 200 && datasets.length === 0; i++) {
+        datasets = (await call('datasets:list', null, to)).value as { id: string }[];
+        if (datasets.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      const started = await call(
+        'runs:start',
+        {
+          datasetId: datasets[0]!.id,
+          method: 'kmeans-concat',
+          params: {},
+          seed: 1,
+          protocol: 'single',
+        },
+        to,
+      );
+      if (!started.ok) throw new Error(started.error?.message);
+      const id = (started.value as { id: string }).id;
+      let status = '';
+      for (let i = 0; i < 600 && !['done', 'failed', 'cancelled'].includes(status); i++) {
+        const runs = (await call('runs:list', null, to)).value as { id: string; status: string }[];
+        status = runs.find((r) => r.id === id)?.status ?? '';
+        if (!['done', 'failed', 'cancelled'].includes(status))
+          await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe('done');
+      const result = await call('runs:result', { id }, to);
+      const bundle = (result.value as { bundle: string }).bundle;
+      expect(bundle.startsWith(join(root, 'runs') + '/')).toBe(true);
+      expect(await readdir(planted)).toEqual([]);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(root)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
