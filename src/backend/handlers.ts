@@ -4,9 +4,12 @@
  */
 import { parseRequest, serializeError } from '../shared/contract';
 import type { Channel, Envelope, Request, Response, SerializedError } from '../shared/contract';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
+import type { ReadGrants } from './grants';
+import { WriteGrants, grantTypedPath, maskIsPath } from './grants';
 import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
 import { methodInfos, type RunManager } from './runs';
@@ -18,10 +21,34 @@ export type Handlers = { [C in Channel]: (req: Request<C>) => Promise<Response<C
 export interface HostServices {
   /** Asks the user for a dataset file: the native dialog under Electron; the web host has none and returns null. */
   pickFile(): Promise<string | null>;
-  /** Asks the user where to save a file: the native dialog under Electron; null in the web host. */
+  /**
+   * Asks the user where to save a file: the native dialog under Electron. Without it the
+   * host takes typed paths (`dialog:saveFile` with `path`), confirmed and granted one by one.
+   */
   pickSaveFile?(defaultName: string): Promise<string | null>;
-  /** Where generated files (missing-view masks) go; default a folder in the OS temp dir. */
+  /**
+   * Where generated files (missing-view masks) go; default a private folder (mkdtemp, 0700)
+   * made on first use and removed when the process exits.
+   */
   dataDir?: string;
+  /**
+   * Under Electron: the paths the user chose (dialog, drop, recent list). When given,
+   * `datasets:open` reads only those, and the open dialog's answers are added to it.
+   */
+  readGrants?: ReadGrants;
+  /** The home folder a typed `~` stands for (tests); default os.homedir(). */
+  home?: string;
+}
+
+/** A private folder for generated files, made once per process and removed at exit. */
+let privateDataDir: string | null = null;
+function defaultDataDir(): string {
+  if (privateDataDir === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'mvstudio-data-'));
+    privateDataDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return privateDataDir;
 }
 
 /**
@@ -39,12 +66,25 @@ export function createHandlers(
     e.name = 'Unavailable';
     throw e;
   };
+  const writes = new WriteGrants();
+  const reads = host.readGrants;
   return {
     'datasets:list': async () => {
       await library.ready;
       return library.list();
     },
-    'datasets:open': async ({ path, options }) => library.open(path, options ?? {}),
+    'datasets:open': async ({ path, options }) => {
+      if (reads) {
+        reads.check('datasets:open', 'the dataset', path);
+        if (options?.labelsFile !== undefined) {
+          reads.check('datasets:open', 'the labels file', options.labelsFile);
+        }
+        if (options?.mask !== undefined && maskIsPath(options.mask)) {
+          reads.check('datasets:open', 'the mask file', options.mask);
+        }
+      }
+      return library.open(path, options ?? {});
+    },
     'datasets:remove': async ({ id }) => {
       library.remove(id);
       return null;
@@ -58,18 +98,37 @@ export function createHandlers(
         throw e;
       }
       const presence = library.presence(id);
-      const dir = join(host.dataDir ?? join(tmpdir(), 'mvstudio-data'), 'masks');
+      const dir = join(host.dataDir ?? defaultDataDir(), 'masks');
       const stem = basename(entry.path, extname(entry.path));
       const mask = await writeMaskFile(dir, stem, presence, completeFraction, seed);
+      // The app made it, so reading it again (the mapping form's "Read again") is allowed.
+      await reads?.allow(mask);
       const opened = await library.open(entry.path, { ...entry.options, mask, fold: 1 });
       return {
         entry: opened,
         protocol: describeProtocol(completeFraction, presence.views.length),
       };
     },
-    'dialog:openDataset': () => host.pickFile(),
-    'dialog:saveFile': async ({ defaultName }) =>
-      host.pickSaveFile ? host.pickSaveFile(defaultName) : null,
+    'dialog:openDataset': async () => {
+      const chosen = await host.pickFile();
+      if (chosen !== null) await reads?.allow(chosen);
+      return chosen;
+    },
+    'dialog:saveFile': async ({ defaultName, path, overwrite }) => {
+      if (host.pickSaveFile) {
+        if (path !== undefined) {
+          throw named(
+            'Forbidden',
+            'dialog:saveFile: this host saves only where its save dialog points',
+          );
+        }
+        // The native dialog asks before replacing a file, so its answer is granted as is.
+        const chosen = await host.pickSaveFile(defaultName);
+        return chosen === null ? null : writes.grant(chosen);
+      }
+      if (path === undefined) return null;
+      return grantTypedPath(writes, path, overwrite ?? false, host.home);
+    },
     'methods:list': async () => methodInfos(),
     'runs:start': async (req) => manager().start(req),
     'runs:list': async () => (runs ? runs.list() : []),
@@ -78,16 +137,24 @@ export function createHandlers(
       return null;
     },
     'runs:result': async ({ id }) => manager().result(id),
-    'runs:exportLabels': ({ id, path }) => manager().exportLabels(id, path),
-    'runs:exportBundle': ({ id, path }) => manager().exportBundle(id, path),
+    'runs:exportLabels': async ({ id, path }) => {
+      const target = writes.take('runs:exportLabels', path);
+      return manager().exportLabels(id, target);
+    },
+    'runs:exportBundle': async ({ id, path }) => {
+      const target = writes.take('runs:exportBundle', path);
+      return manager().exportBundle(id, target);
+    },
     'files:saveText': async ({ path, text }) => {
-      await writeFileAtomic(path, text);
-      return { path };
+      const target = writes.take('files:saveText', path);
+      await writeFileAtomic(target, text);
+      return { path: target };
     },
     'files:savePng': async ({ path, dataUrl }) => {
+      const target = writes.take('files:savePng', path);
       const bytes = Buffer.from(dataUrl.slice('data:image/png;base64,'.length), 'base64');
-      await writeFileAtomic(path, bytes);
-      return { path };
+      await writeFileAtomic(target, bytes);
+      return { path: target };
     },
   };
 }
@@ -107,8 +174,30 @@ export async function invoke<C extends Channel>(
     const handler = handlers[channel] as (req: Request<C>) => Promise<Response<C>>;
     return { ok: true, value: await handler(request) };
   } catch (e) {
-    return { ok: false, error: crossable(serializeError(e)) };
+    return { ok: false, error: crossable(withoutEcho(channel, serializeError(e))) };
   }
+}
+
+/** Built-in errors whose text the engine may fill with the input it choked on. */
+const ECHOING = new Set(['SyntaxError', 'TypeError', 'RangeError']);
+
+/**
+ * Replaces the message of an engine error (JSON.parse quotes the text it failed on, which
+ * may be a file's content) with one naming only the channel; the full error goes to stderr.
+ */
+function withoutEcho(channel: string, error: SerializedError): SerializedError {
+  if (!ECHOING.has(error.name)) return error;
+  process.stderr.write(`${channel}: ${error.name}: ${error.message}\n`);
+  return {
+    name: error.name,
+    message: `${channel}: an internal ${error.name} (the details are in the host's log)`,
+  };
+}
+
+function named(name: string, message: string): Error {
+  const e = new Error(message);
+  e.name = name;
+  return e;
 }
 
 /** Drops an error's `data` when it would not survive structured clone or JSON. */

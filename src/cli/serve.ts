@@ -2,16 +2,24 @@
  * `mvstudio serve`: the app in a browser. Serves the web build (out/web) and the backend's
  * channels as `POST /api/<channel>` (JSON body in, JSON Envelope out), on 127.0.0.1 only.
  *
- * The same handlers as Electron's main process answer the calls; the only difference is
- * `dialog:openDataset`, which returns null here (the page offers a path field instead).
+ * The same handlers as Electron's main process answer the calls; the differences are the
+ * dialogs: `dialog:openDataset` returns null here (the page offers a path field instead) and
+ * `dialog:saveFile` confirms and grants a typed path.
+ *
+ * Every `/api/*` request (and the event stream) must carry the per-launch token, as Jupyter
+ * does: `mvstudio serve` prints `http://127.0.0.1:<port>/?token=…`; opening it sets an
+ * HttpOnly cookie and redirects to the page without the token. Scripts send the token as
+ * `Authorization: Bearer …` or `X-Mvstudio-Token`. Static files need no token.
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { chmod, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
+import { APP_CSP, contentTypeOf, isInsideFolder } from '../backend/app-url';
 import { createHandlers, invoke } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
 import { RunManager } from '../backend/runs';
@@ -22,6 +30,11 @@ import type { Envelope, EventName, EventPayload } from '../shared/contract';
 /** Largest request body accepted on /api/* (bytes). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_PORT = 5173;
+/** Event streams open at once per server; one more is refused with 503. */
+export const MAX_EVENT_STREAMS = 16;
+/** What a request without the token is told. */
+export const UNAUTHORIZED_MESSAGE =
+  'not authorised: open the address `mvstudio serve` printed, with its token';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WEB_DIR = join(REPO_ROOT, 'out', 'web');
@@ -34,26 +47,6 @@ export function sourceWorkerHost(): WorkerHost {
   return new WorkerHost({ spawn: () => forkWorker(WORKER_ENTRY, ['--import', 'tsx']) });
 }
 
-/** The page's policy; index.html carries the same one in a meta tag for Electron. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 export interface ServeOptions {
   /** 0 picks a free port; the URL returned says which. */
   port: number;
@@ -63,13 +56,48 @@ export interface ServeOptions {
   staticDir: string;
   /** The runs; without it the run channels answer 'Unavailable'. */
   runs?: RunManager;
-  /** Where generated files (missing-view masks) go; default a folder in the OS temp dir. */
+  /**
+   * Where generated files (missing-view masks) go; default a private folder (mkdtemp, 0700)
+   * removed by close().
+   */
   dataDir?: string;
+  /** The home folder a typed `~` stands for (tests); default os.homedir(). */
+  home?: string;
 }
 
 export interface RunningServer {
+  /** The origin, `http://127.0.0.1:<port>`, without the token. */
   readonly url: string;
+  /** The per-launch secret: 32 random bytes, base64url. */
+  readonly token: string;
+  /** The address to open: `<url>/?token=<token>`. */
+  readonly launchUrl: string;
   close(): Promise<void>;
+}
+
+/** A private folder in the OS temp dir: a random name (mkdtemp), mode 0700. */
+export async function makePrivateTemp(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  await chmod(dir, 0o700);
+  return dir;
+}
+
+/** Constant-time equality of two strings (compared as SHA-256 digests: equal lengths). */
+function sameSecret(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+/** The value of cookie `name` in a Cookie header, or null. */
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (header === undefined) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
@@ -81,14 +109,33 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     );
   }
   const staticDir: string = found;
+  const token = randomBytes(32).toString('base64url');
+  // Our own private folder unless the caller gave one; removed by close().
+  const ownDataDir = opts.dataDir === undefined ? await makePrivateTemp('mvstudio-data-') : null;
   const handlers = createHandlers(
     opts.library,
     {
       pickFile: async () => null,
-      ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+      dataDir: opts.dataDir ?? ownDataDir!,
+      ...(opts.home !== undefined ? { home: opts.home } : {}),
     },
     opts.runs,
   );
+  let cookieName = 'mvstudio-token';
+
+  /** True when the request carries the token: the cookie, a Bearer header or X-Mvstudio-Token. */
+  function authorised(req: IncomingMessage): boolean {
+    const candidates: string[] = [];
+    const auth = req.headers.authorization;
+    if (auth !== undefined && /^Bearer /i.test(auth)) candidates.push(auth.slice(7).trim());
+    const header = req.headers['x-mvstudio-token'];
+    if (typeof header === 'string') candidates.push(header.trim());
+    const cookie = cookieValue(req.headers.cookie, cookieName);
+    if (cookie !== null) candidates.push(cookie);
+    let ok = false;
+    for (const c of candidates) ok = sameSecret(c, token) || ok;
+    return ok;
+  }
 
   // Server-Sent Events (`GET /api/events`): the web host's side of the Electron events.
   const streams = new Set<ServerResponse>();
@@ -120,11 +167,34 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       return sendText(res, 403, `unexpected Host header '${hostHeader}'`);
     }
     const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+    if (rawPath.startsWith('/api/') || rawPath === '/api') {
+      if (!authorised(req)) {
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        return rawPath === '/api/events'
+          ? sendText(res, 401, UNAUTHORIZED_MESSAGE)
+          : sendEnvelope(res, 401, failure('Unauthorized', UNAUTHORIZED_MESSAGE));
+      }
+    }
     if (rawPath === '/api/events') return handleEvents(req, res);
     if (rawPath.startsWith('/api/')) return handleApi(req, res, rawPath.slice('/api/'.length));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendText(res, 405, 'method not allowed');
+    }
+    const query = new URLSearchParams((req.url ?? '').split('?').slice(1).join('?'));
+    const offered = query.get('token');
+    if (offered !== null && req.method === 'GET' && sameSecret(offered, token)) {
+      // The token moves into a cookie, and out of the address bar and history.
+      query.delete('token');
+      const rest = query.toString();
+      res.writeHead(302, {
+        Location: rawPath + (rest === '' ? '' : `?${rest}`),
+        'Set-Cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'Cache-Control': 'no-store',
+        ...securityHeaders(),
+      });
+      res.end();
+      return;
     }
     return serveStatic(req, res, rawPath);
   }
@@ -137,6 +207,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.includes(origin)) {
       return sendText(res, 403, `cross-origin request from ${origin}`);
+    }
+    if (streams.size >= MAX_EVENT_STREAMS) {
+      res.setHeader('Retry-After', '5');
+      return sendText(
+        res,
+        503,
+        `too many event streams: ${MAX_EVENT_STREAMS} are open (close a tab of the app)`,
+      );
     }
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -209,7 +287,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     if (decoded.includes('\0')) return sendText(res, 400, 'malformed path');
     let target = resolve(staticDir, '.' + (decoded.startsWith('/') ? decoded : '/' + decoded));
-    if (!isInside(staticDir, target)) return sendText(res, 403, 'forbidden');
+    if (!isInsideFolder(staticDir, target)) return sendText(res, 403, 'forbidden');
     let info = await stat(target).catch(() => null);
     if (info?.isDirectory()) {
       target = join(target, 'index.html');
@@ -217,10 +295,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     if (!info?.isFile()) return sendText(res, 404, 'not found');
     // Symbolic links must not lead out of the build either.
-    if (!isInside(staticDir, await realpath(target))) return sendText(res, 403, 'forbidden');
+    if (!isInsideFolder(staticDir, await realpath(target))) return sendText(res, 403, 'forbidden');
     const data = await readFile(target);
     res.writeHead(200, {
-      'Content-Type': CONTENT_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(target),
       'Content-Length': data.length,
       'Cache-Control': 'no-cache',
       ...securityHeaders(),
@@ -233,18 +311,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   if (address === null || typeof address === 'string') throw new Error('server has no address');
   const port = address.port;
   origins = [`http://${host}:${port}`, `http://localhost:${port}`];
+  // Cookies ignore ports: two servers on one host must not read each other's.
+  cookieName = `mvstudio-token-${port}`;
   const url = `http://${host}:${port}`;
   return {
     url,
-    close: () =>
-      new Promise<void>((resolveClose, rejectClose) => {
+    token,
+    launchUrl: `${url}/?token=${token}`,
+    close: async () => {
+      await new Promise<void>((resolveClose, rejectClose) => {
         unsubscribe?.();
         clearInterval(heartbeat);
         for (const res of streams) res.end();
         streams.clear();
         server.close((e) => (e ? rejectClose(e) : resolveClose()));
         server.closeAllConnections();
-      }),
+      });
+      if (ownDataDir !== null) await rm(ownDataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -273,21 +357,27 @@ export async function runServe(argv: string[]): Promise<number> {
   }
 
   const library = new DatasetLibrary({ bundled: BUNDLED_DATASETS.filter((p) => existsSync(p)) });
+  // One private folder (random name, 0700) for the run bundles and generated masks, removed
+  // at exit: a predictable name could be a symlink or folder planted by another user.
+  const privateRoot = await makePrivateTemp('mvstudio-serve-');
   const host = sourceWorkerHost();
-  const runs = new RunManager({
-    host,
-    library,
-    bundleRoot: join(tmpdir(), `mvstudio-serve-runs-${process.pid}`),
-  });
+  const runs = new RunManager({ host, library, bundleRoot: join(privateRoot, 'runs') });
   let server: RunningServer;
   try {
-    server = await startServer({ port, library, staticDir: WEB_DIR, runs });
+    server = await startServer({
+      port,
+      library,
+      staticDir: WEB_DIR,
+      runs,
+      dataDir: join(privateRoot, 'data'),
+    });
   } catch (e) {
     host.dispose();
+    await rm(privateRoot, { recursive: true, force: true });
     process.stderr.write(`mvstudio serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
-  process.stdout.write(`mvstudio serve: ${server.url}\n`);
+  process.stdout.write(`mvstudio serve: ${server.launchUrl}\n`);
   void library.ready.then(() => {
     for (const f of library.startupFailures) {
       process.stderr.write(
@@ -307,6 +397,7 @@ export async function runServe(argv: string[]): Promise<number> {
   });
   host.dispose();
   await server.close();
+  await rm(privateRoot, { recursive: true, force: true });
   return 0;
 }
 
@@ -341,18 +432,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-function isInside(dir: string, target: string): boolean {
-  const rel = relative(dir, target);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-}
-
 function failure(name: string, message: string): Envelope<never> {
   return { ok: false, error: { name, message } };
 }
 
 function securityHeaders(): Record<string, string> {
   return {
-    'Content-Security-Policy': CSP,
+    'Content-Security-Policy': APP_CSP,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   };

@@ -1,23 +1,45 @@
 /**
  * Electron main process: app lifecycle, one locked-down window, the menu, and the IPC
  * bridge to the backend. Everything that can run without Electron lives in src/backend.
+ *
+ * The built renderer is served from the privileged scheme `app://renderer/` (protocol.handle,
+ * files of out/renderer only, the CSP as a header), never from file://.
  */
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
 import type { OpenDialogOptions, SaveDialogOptions } from 'electron';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isAppUrl } from '../backend/app-url';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import {
+  APP_CSP,
+  APP_INDEX_URL,
+  APP_SCHEME,
+  contentTypeOf,
+  isAppUrl,
+  resolveAppFile,
+} from '../backend/app-url';
+import { ReadGrants } from '../backend/grants';
 import { createHandlers } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
 import { RunManager } from '../backend/runs';
 import { WorkerHost } from '../backend/worker-host';
+import { removeStaleTemporaries } from '../io/atomic';
+import { DROPPED_PATH_MESSAGE } from '../shared/contract';
 import { spawnUtilityWorker } from './solver-process';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
 import { loadWindowState, trackWindowState } from './window-state';
 
 const SAMPLE = 'NGs_Per0.5.mat';
+
+// Before 'ready' (Electron's rule): a standard, secure scheme gets an origin of its own,
+// relative URLs, fetch and storage, as a web page over https would.
+protocol.registerSchemesAsPrivileged([
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+  },
+]);
 
 /** The sample dataset: next to the app when packaged, in resources/ in dev and preview. */
 function bundledDatasets(): string[] {
@@ -27,11 +49,35 @@ function bundledDatasets(): string[] {
   return existsSync(path) ? [path] : [];
 }
 
-/** Where the renderer comes from: the dev server in `electron-vite dev`, else the built file. */
+/** Where the renderer comes from: the dev server in `electron-vite dev`, else `app://`. */
 function rendererUrl(): string {
   const dev = process.env['ELECTRON_RENDERER_URL'];
   if (!app.isPackaged && dev) return dev;
-  return pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href;
+  return APP_INDEX_URL;
+}
+
+/** Serves `app://renderer/…` from the built renderer folder, with the CSP as a header. */
+function serveAppScheme(): void {
+  const root = join(import.meta.dirname, '../renderer');
+  protocol.handle(APP_SCHEME, async (request) => {
+    const headers = {
+      'Content-Security-Policy': APP_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response('method not allowed', { status: 405, headers });
+    }
+    const file = resolveAppFile(request.url, root);
+    if (file === null) return new Response('forbidden', { status: 403, headers });
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return new Response('not found', { status: 404, headers });
+    const data = await readFile(file);
+    return new Response(request.method === 'HEAD' ? null : data, {
+      status: 200,
+      headers: { ...headers, 'Content-Type': contentTypeOf(file) },
+    });
+  });
 }
 
 function createWindow(appUrl: string): BrowserWindow {
@@ -72,6 +118,10 @@ function lockDown(appUrl: string): void {
     contents.on('will-navigate', (event, url) => {
       if (!isAppUrl(url, appUrl)) event.preventDefault();
     });
+    // Sub-frames too (will-navigate sees the main frame only).
+    contents.on('will-frame-navigate', (details) => {
+      if (!isAppUrl(details.url, appUrl)) details.preventDefault();
+    });
     contents.on('will-redirect', (event, url) => {
       if (!isAppUrl(url, appUrl)) event.preventDefault();
     });
@@ -86,10 +136,23 @@ function lockDown(appUrl: string): void {
 
 async function start(): Promise<void> {
   await app.whenReady();
+  serveAppScheme();
   const appUrl = rendererUrl();
   lockDown(appUrl);
 
-  const library = new DatasetLibrary({ bundled: bundledDatasets() });
+  // The paths the user chose (dialog, drop, recent list), kept across launches; the sample
+  // dataset counts as chosen.
+  const userData = app.getPath('userData');
+  const readGrants = await ReadGrants.load(join(userData, 'granted-paths.json'));
+  const bundled = bundledDatasets();
+  for (const p of bundled) await readGrants.allow(p);
+  ipcMain.on(DROPPED_PATH_MESSAGE, (event, path: unknown) => {
+    if (!isAppUrl(event.senderFrame?.url, appUrl)) return;
+    if (typeof path !== 'string' || !isAbsolute(path)) return;
+    readGrants.allow(path).catch((e: unknown) => console.error(e));
+  });
+
+  const library = new DatasetLibrary({ bundled });
   void library.ready.then(() => {
     for (const f of library.startupFailures) {
       console.error(`could not open bundled dataset ${f.path}: ${f.error.message}`);
@@ -99,11 +162,10 @@ async function start(): Promise<void> {
   // Solvers run in a utility process, one run at a time; bundles go to the user-data folder.
   const workers = new WorkerHost({ spawn: spawnUtilityWorker });
   app.on('will-quit', () => workers.dispose());
-  const runs = new RunManager({
-    host: workers,
-    library,
-    bundleRoot: join(app.getPath('userData'), 'runs'),
-  });
+  const bundleRoot = join(userData, 'runs');
+  // A bundle write killed mid-way leaves a `.tmp-*` folder behind.
+  await removeStaleTemporaries(bundleRoot).catch(() => 0);
+  const runs = new RunManager({ host: workers, library, bundleRoot });
   runs.subscribe((run) => {
     if (win && !win.isDestroyed()) win.webContents.send('runs:update', run);
   });
@@ -124,7 +186,8 @@ async function start(): Promise<void> {
           : await dialog.showOpenDialog(options);
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
-      dataDir: app.getPath('userData'),
+      dataDir: userData,
+      readGrants,
       pickSaveFile: async (defaultName) => {
         const options: SaveDialogOptions = {
           title: 'Save',

@@ -177,8 +177,16 @@ export interface Channels {
   };
   /** Asks the host for a file to open: the native dialog under Electron; null when cancelled. */
   'dialog:openDataset': { request: null; response: string | null };
-  /** Asks the host where to save: the native dialog under Electron; null when cancelled (and in a browser). */
-  'dialog:saveFile': { request: { defaultName: string }; response: string | null };
+  /**
+   * Chooses where one export is written, and grants that path for one write: under Electron
+   * the native save dialog (null when cancelled); in the web host the typed `path` (a full
+   * path or `~/…`), refused when relative, when its folder is missing, or when it exists
+   * unless `overwrite` (error 'Exists'). Null in a browser without `path`.
+   */
+  'dialog:saveFile': {
+    request: { defaultName: string; path?: string; overwrite?: boolean };
+    response: string | null;
+  };
   'methods:list': { request: null; response: MethodInfo[] };
   /** Queues a run in the worker. Parameters are validated there too; bad ones fail the run. */
   'runs:start': { request: RunStart; response: RunInfo };
@@ -186,16 +194,16 @@ export interface Channels {
   /** Cancels a queued or running run; the run is marked 'cancelled' within a second. */
   'runs:cancel': { request: { id: string }; response: null };
   'runs:result': { request: { id: string }; response: RunResult };
-  /** Writes labels.csv of a finished run to `path`, atomically. */
+  /** Writes labels.csv of a finished run to `path` (granted by dialog:saveFile), atomically. */
   'runs:exportLabels': {
     request: { id: string; path: string };
     response: { path: string; rows: number };
   };
-  /** Copies the run bundle folder (run.json + labels.csv) to `path`, atomically. */
+  /** Copies the run bundle folder (run.json + labels.csv) to `path` (granted), atomically. */
   'runs:exportBundle': { request: { id: string; path: string }; response: { path: string } };
-  /** Writes a text file (the comparison table as CSV) to `path`, atomically. */
+  /** Writes a text file (the comparison table as CSV) to `path` (granted), atomically. */
   'files:saveText': { request: { path: string; text: string }; response: { path: string } };
-  /** Writes a PNG (a chart) given as a data URL to `path`, atomically. */
+  /** Writes a PNG (a chart) given as a data URL to `path` (granted), atomically. */
   'files:savePng': { request: { path: string; dataUrl: string }; response: { path: string } };
 }
 
@@ -217,6 +225,13 @@ export interface Events {
   /** A run was queued, started, progressed (at most ~10 per second) or ended. */
   'runs:update': RunInfo;
 }
+
+/**
+ * Electron only, not a channel of the contract (no handler, no web route, not on `window.api`):
+ * the preload sends the path of a file dropped on the window (one-way, a string), so that
+ * main adds it to the paths the user chose before the renderer opens it.
+ */
+export const DROPPED_PATH_MESSAGE = 'internal:droppedPath';
 
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = Events[E];
@@ -261,8 +276,18 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
   },
   'dialog:openDataset': (p) => expectNull('dialog:openDataset', p),
   'dialog:saveFile': (p) => {
-    const o = expectObject('dialog:saveFile', p, ['defaultName']);
-    return { defaultName: expectString('dialog:saveFile', o, 'defaultName') };
+    const where = 'dialog:saveFile';
+    const o = expectObject(where, p, ['defaultName', 'path', 'overwrite']);
+    const out: { defaultName: string; path?: string; overwrite?: boolean } = {
+      defaultName: expectString(where, o, 'defaultName'),
+    };
+    if (o['path'] !== undefined) out.path = expectString(where, o, 'path');
+    const overwrite = o['overwrite'];
+    if (overwrite !== undefined) {
+      if (typeof overwrite !== 'boolean') throw invalid(where, "'overwrite' must be a boolean");
+      out.overwrite = overwrite;
+    }
+    return out;
   },
   'methods:list': (p) => expectNull('methods:list', p),
   'runs:start': (p) => parseRunStart(p),

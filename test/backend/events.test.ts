@@ -41,7 +41,7 @@ afterAll(async () => {
 async function post<T>(channel: string, body: unknown): Promise<T> {
   const res = await fetch(`${server.url}/api/${channel}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` },
     body: JSON.stringify(body),
   });
   const envelope = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
@@ -58,7 +58,12 @@ function listen(headers: Record<string, string> = {}): Promise<{
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: '/api/events', headers },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/api/events',
+        headers: { Authorization: `Bearer ${server.token}`, ...headers },
+      },
       (res) => {
         const events: { event: string; data: unknown }[] = [];
         let buffer = '';

@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppUrl } from '../../src/backend/app-url';
 import { createHandlers, invoke } from '../../src/backend/handlers';
 import { DatasetLibrary, datasetId } from '../../src/backend/library';
 import { fakeLoader } from '../helpers/fake-dataset';
@@ -170,25 +169,5 @@ describe('handlers', () => {
       ok: false,
       error: { name: 'InvalidRequest' },
     });
-  });
-});
-
-describe('isAppUrl', () => {
-  it('accepts the dev server origin only', () => {
-    const app = 'http://localhost:5173/';
-    expect(isAppUrl('http://localhost:5173/index.html#x', app)).toBe(true);
-    expect(isAppUrl('http://localhost:5174/', app)).toBe(false);
-    expect(isAppUrl('https://localhost:5173/', app)).toBe(false);
-    expect(isAppUrl('http://evil.example/', app)).toBe(false);
-    expect(isAppUrl(undefined, app)).toBe(false);
-    expect(isAppUrl('not a url', app)).toBe(false);
-  });
-
-  it('accepts the built file only', () => {
-    const app = 'file:///opt/app/out/renderer/index.html';
-    expect(isAppUrl('file:///opt/app/out/renderer/index.html', app)).toBe(true);
-    expect(isAppUrl('file:///opt/app/out/renderer/index.html?x#y', app)).toBe(true);
-    expect(isAppUrl('file:///etc/passwd', app)).toBe(false);
-    expect(isAppUrl('http://localhost/', app)).toBe(false);
   });
 });

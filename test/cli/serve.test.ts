@@ -1,11 +1,30 @@
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetLibrary } from '../../src/backend/library';
-import { MAX_BODY_BYTES, startServer } from '../../src/cli/serve';
+import {
+  MAX_BODY_BYTES,
+  MAX_EVENT_STREAMS,
+  UNAUTHORIZED_MESSAGE,
+  startServer,
+} from '../../src/cli/serve';
 import type { RunningServer } from '../../src/cli/serve';
+import { CHANNELS } from '../../src/shared/contract';
 import { fakeLoader } from '../helpers/fake-dataset';
 
 let dir: string;
@@ -19,14 +38,18 @@ interface Reply {
   body: string;
 }
 
-/** A raw HTTP request: unlike fetch, it sends the path exactly as given (no `..` folding). */
+/**
+ * A raw HTTP request: unlike fetch, it sends the path exactly as given (no `..` folding).
+ * Carries the server's token as a Bearer header unless `headers` says otherwise.
+ */
 function raw(
   method: string,
   path: string,
   body?: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string> = { Authorization: `Bearer ${server.token}` },
+  to: RunningServer = server,
 ): Promise<Reply> {
-  const url = new URL(server.url);
+  const url = new URL(to.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -44,8 +67,45 @@ function raw(
   });
 }
 
-const post = (channel: string, body: string): Promise<Reply> =>
-  raw('POST', `/api/${channel}`, body, { 'Content-Type': 'application/json' });
+const post = (channel: string, body: string, to: RunningServer = server): Promise<Reply> =>
+  raw(
+    'POST',
+    `/api/${channel}`,
+    body,
+    { 'Content-Type': 'application/json', Authorization: `Bearer ${to.token}` },
+    to,
+  );
+
+/** The answer's envelope of a channel called with the token. */
+async function call(
+  channel: string,
+  payload: unknown,
+  to: RunningServer = server,
+): Promise<{
+  ok: boolean;
+  value?: unknown;
+  error?: { name: string; message: string };
+}> {
+  return JSON.parse((await post(channel, JSON.stringify(payload), to)).body);
+}
+
+/** Opens the event stream; resolves with the status once the head arrives (the stream stays open). */
+function openStream(
+  headers: Record<string, string>,
+): Promise<{ status: number; close: () => void }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, method: 'GET', path: '/api/events', headers },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mvstudio-serve-'));
@@ -58,7 +118,8 @@ beforeAll(async () => {
   dataset = join(dir, 'sample.mat');
   await writeFile(dataset, 'x');
   const library = new DatasetLibrary({ load: fakeLoader(), bundled: [dataset] });
-  server = await startServer({ port: 0, library, staticDir: web });
+  await mkdir(join(dir, 'home'));
+  server = await startServer({ port: 0, library, staticDir: web, home: join(dir, 'home') });
 });
 
 afterAll(async () => {
@@ -175,12 +236,17 @@ describe('mvstudio serve', () => {
   it('refuses foreign hosts, foreign origins and non-JSON bodies', async () => {
     const rebinding = await raw('GET', '/', undefined, { Host: 'evil.example:80' });
     expect(rebinding.status).toBe(403);
+    const auth = { Authorization: `Bearer ${server.token}` };
     const crossOrigin = await raw('POST', '/api/datasets:list', 'null', {
+      ...auth,
       'Content-Type': 'application/json',
       Origin: 'http://evil.example',
     });
     expect(crossOrigin.status).toBe(403);
-    const form = await raw('POST', '/api/datasets:list', 'null', { 'Content-Type': 'text/plain' });
+    const form = await raw('POST', '/api/datasets:list', 'null', {
+      ...auth,
+      'Content-Type': 'text/plain',
+    });
     expect(form.status).toBe(415);
     expect((await raw('GET', '/api/datasets:list')).status).toBe(405);
   });
@@ -194,4 +260,346 @@ describe('mvstudio serve', () => {
       }),
     ).rejects.toThrow('run `npm run build:web` first');
   });
+});
+
+describe('the per-launch token', () => {
+  const none = { 'Content-Type': 'application/json' };
+
+  it('is 32 random bytes in base64url, printed in the launch URL', () => {
+    expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(server.launchUrl).toBe(`${server.url}/?token=${server.token}`);
+  });
+
+  it('without it every channel and the event stream answer 401', async () => {
+    for (const channel of [...CHANNELS, 'datasets:explode']) {
+      const reply = await raw('POST', `/api/${channel}`, 'null', none);
+      expect(reply.status, channel).toBe(401);
+      expect(JSON.parse(reply.body), channel).toEqual({
+        ok: false,
+        error: { name: 'Unauthorized', message: UNAUTHORIZED_MESSAGE },
+      });
+    }
+    const events = await raw('GET', '/api/events', undefined, {});
+    expect([events.status, events.body]).toEqual([401, UNAUTHORIZED_MESSAGE]);
+    expect((await raw('GET', '/api/datasets:list', undefined, {})).status).toBe(401);
+  });
+
+  it('refuses a wrong token in every place it may be sent', async () => {
+    const port = new URL(server.url).port;
+    const wrong = server.token.slice(0, -1) + (server.token.endsWith('A') ? 'B' : 'A');
+    for (const headers of [
+      { Authorization: `Bearer ${wrong}` },
+      { Authorization: 'Bearer ' },
+      { 'X-Mvstudio-Token': wrong },
+      { Cookie: `mvstudio-token-${port}=${wrong}` },
+      // The right token under another server's cookie name is not this server's cookie.
+      { Cookie: `mvstudio-token-1=${server.token}` },
+      { Authorization: `Basic ${server.token}` },
+    ]) {
+      const reply = await raw('POST', '/api/datasets:list', 'null', { ...none, ...headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(401);
+      expect((await openStream(headers)).status, JSON.stringify(headers)).toBe(401);
+    }
+  });
+
+  it('accepts it as a Bearer header, an X-Mvstudio-Token header or the cookie', async () => {
+    const port = new URL(server.url).port;
+    for (const headers of [
+      { Authorization: `Bearer ${server.token}` },
+      { 'X-Mvstudio-Token': server.token },
+      { Cookie: `other=1; mvstudio-token-${port}=${server.token}` },
+    ]) {
+      const reply = await raw('POST', '/api/datasets:list', 'null', { ...none, ...headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(200);
+      const stream = await openStream(headers);
+      expect(stream.status).toBe(200);
+      stream.close();
+    }
+  });
+
+  it('moves from the launch URL into an HttpOnly cookie, with a redirect', async () => {
+    const port = new URL(server.url).port;
+    const launch = await raw('GET', `/?token=${server.token}`, undefined, {});
+    expect(launch.status).toBe(302);
+    expect(launch.headers['location']).toBe('/');
+    const cookie = String(launch.headers['set-cookie']);
+    expect(cookie).toContain(`mvstudio-token-${port}=${server.token}`);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain('Path=/');
+    const kept = await raw('GET', `/index.html?x=1&token=${server.token}`, undefined, {});
+    expect(kept.headers['location']).toBe('/index.html?x=1');
+
+    // A wrong token sets nothing; the page and its files need no token.
+    const wrong = await raw('GET', '/?token=nope', undefined, {});
+    expect(wrong.status).toBe(200);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    expect((await raw('GET', '/assets/app.js', undefined, {})).status).toBe(200);
+  });
+});
+
+describe('writes only where the user chose', () => {
+  const png = 'data:image/png;base64,' + Buffer.from('png bytes').toString('base64');
+
+  it('refuses every write channel for a path not chosen in a save field', async () => {
+    const target = join(dir, 'unchosen', 'x.csv');
+    const relative = `mvstudio-relative-${process.pid}.csv`;
+    for (const path of [target, relative]) {
+      for (const [channel, payload] of [
+        ['files:saveText', { path, text: 'a' }],
+        ['files:savePng', { path, dataUrl: png }],
+        ['runs:exportLabels', { id: 'r1', path }],
+        ['runs:exportBundle', { id: 'r1', path }],
+      ] as const) {
+        const reply = await call(channel, payload);
+        expect(reply.ok, channel).toBe(false);
+        expect(reply.error?.name, channel).toBe('Forbidden');
+        expect(reply.error?.message).toContain('not chosen in a save field');
+      }
+    }
+    expect(existsSync(join(dir, 'unchosen'))).toBe(false);
+    expect(existsSync(join(process.cwd(), relative))).toBe(false);
+  });
+
+  it('grants a typed full path for one write', async () => {
+    const path = join(dir, 'table.csv');
+    expect(await call('dialog:saveFile', { defaultName: 'table.csv', path })).toEqual({
+      ok: true,
+      value: path,
+    });
+    expect(await call('files:saveText', { path, text: 'a,b\n' })).toEqual({
+      ok: true,
+      value: { path },
+    });
+    expect(await readFile(path, 'utf8')).toBe('a,b\n');
+    // Once: a second write needs a second choice.
+    const again = await call('files:saveText', { path, text: 'evil' });
+    expect(again.error?.name).toBe('Forbidden');
+    expect(await readFile(path, 'utf8')).toBe('a,b\n');
+  });
+
+  it('refuses a relative path, expands ~ and makes no folder', async () => {
+    const relative = await call('dialog:saveFile', { defaultName: 'x.csv', path: 'x.csv' });
+    expect(relative.error?.name).toBe('InvalidPath');
+    expect(relative.error?.message).toContain('type a full path');
+
+    const home = await call('dialog:saveFile', { defaultName: 'x.png', path: '~/chart.png' });
+    expect(home.value).toBe(join(dir, 'home', 'chart.png'));
+    expect((await call('files:savePng', { path: home.value, dataUrl: png })).ok).toBe(true);
+    expect(await readFile(join(dir, 'home', 'chart.png'), 'utf8')).toBe('png bytes');
+
+    const deep = join(dir, 'no', 'such', 'x.csv');
+    const missing = await call('dialog:saveFile', { defaultName: 'x.csv', path: deep });
+    expect(missing.error?.name).toBe('NotFound');
+    expect(missing.error?.message).toContain('no such folder');
+    expect(existsSync(join(dir, 'no'))).toBe(false);
+  });
+
+  it('overwrites an existing file only when told to', async () => {
+    const path = join(dir, 'exists.csv');
+    await writeFile(path, 'old');
+    const first = await call('dialog:saveFile', { defaultName: 'x.csv', path });
+    expect(first.error?.name).toBe('Exists');
+    expect((await call('files:saveText', { path, text: 'new' })).error?.name).toBe('Forbidden');
+    expect(await readFile(path, 'utf8')).toBe('old');
+    const confirmed = await call('dialog:saveFile', {
+      defaultName: 'x.csv',
+      path,
+      overwrite: true,
+    });
+    expect(confirmed.value).toBe(path);
+    expect((await call('files:saveText', { path, text: 'new' })).ok).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe('new');
+  });
+
+  it('validates the typed fields of dialog:saveFile', async () => {
+    const reply = await call('dialog:saveFile', { defaultName: 'x', overwrite: 'yes' });
+    expect(reply.error).toEqual({
+      name: 'InvalidRequest',
+      message: "dialog:saveFile: 'overwrite' must be a boolean",
+    });
+    expect(await call('dialog:saveFile', { defaultName: 'x' })).toEqual({ ok: true, value: null });
+  });
+});
+
+describe('event streams', () => {
+  it(`accepts ${MAX_EVENT_STREAMS} at once and refuses one more with 503`, async () => {
+    const auth = { Authorization: `Bearer ${server.token}` };
+    const open: { status: number; close: () => void }[] = [];
+    try {
+      for (let i = 0; i < MAX_EVENT_STREAMS; i++) open.push(await openStream(auth));
+      expect(open.map((s) => s.status)).toEqual(new Array(MAX_EVENT_STREAMS).fill(200));
+      const extra = await raw('GET', '/api/events', undefined, auth);
+      expect(extra.status).toBe(503);
+      expect(extra.body).toContain(`too many event streams: ${MAX_EVENT_STREAMS} are open`);
+    } finally {
+      for (const s of open) s.close();
+    }
+    // Closed streams free their places.
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await openStream(auth);
+    expect(again.status).toBe(200);
+    again.close();
+  });
+});
+
+describe('private folders', () => {
+  it('makes the masks folder with mkdtemp (0700), never a planted one, and removes it', async () => {
+    const tmp = join(dir, 'tmp');
+    const planted = join(dir, 'planted');
+    await mkdir(tmp);
+    await mkdir(planted);
+    // The old predictable name, planted in advance by another user.
+    await symlink(planted, join(tmp, 'mvstudio-data'));
+    const saved = process.env['TMPDIR'];
+    process.env['TMPDIR'] = tmp;
+    let own: RunningServer | undefined;
+    try {
+      const library = new DatasetLibrary({ load: fakeLoader(), bundled: [dataset] });
+      own = await startServer({ port: 0, library, staticDir: web });
+      const [entry] = (await call('datasets:list', null, own)).value as { id: string }[];
+      const made = await call(
+        'datasets:generateMissing',
+        { id: entry!.id, completeFraction: 0.5, seed: 1 },
+        own,
+      );
+      if (!made.ok) throw new Error(made.error?.message);
+      const mask = (made.value as { entry: { options: { mask: string } } }).entry.options.mask;
+      expect(await readdir(planted)).toEqual([]);
+      const dataDir = join(mask, '..', '..');
+      expect(dataDir.startsWith(join(tmp, 'mvstudio-data-'))).toBe(true);
+      expect((await lstat(dataDir)).isSymbolicLink()).toBe(false);
+      expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+      await own.close();
+      own = undefined;
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      await own?.close();
+      if (saved === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = saved;
+    }
+  });
+});
+
+describe('errors quote no file content', () => {
+  it('datasets:open with a labelsFile pointing at a system text file echoes none of its lines', async () => {
+    const lines = [
+      'root:x:0:0:root:/root:/bin/bash',
+      'daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin',
+      'secret-token-line-3',
+    ];
+    const passwd = join(dir, 'passwd');
+    await writeFile(passwd, lines.join('\n') + '\n');
+    const csv = join(dir, 'two-rows.csv');
+    await writeFile(csv, '1,2\n3,4\n');
+    const real = await startServer({ port: 0, library: new DatasetLibrary(), staticDir: web });
+    try {
+      for (const options of [
+        { labelsFile: passwd },
+        { labelsFile: join(dir, 'passwd-link.csv') },
+      ]) {
+        if (options.labelsFile.endsWith('.csv')) await symlink(passwd, options.labelsFile);
+        const reply = await post('datasets:open', JSON.stringify({ path: csv, options }), real);
+        for (const line of lines) {
+          expect(reply.body).not.toContain(line);
+          for (const field of line.split(':').filter((f) => f.length > 4)) {
+            expect(reply.body).not.toContain(field);
+          }
+        }
+      }
+    } finally {
+      await real.close();
+    }
+  });
+});
+
+describe('`mvstudio serve`', () => {
+  const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+  it('prints the launch URL and keeps its runs in a private folder, removed at exit', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'mvstudio-serve-cli-'));
+    const planted = join(tmp, 'planted');
+    await mkdir(planted);
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'bin/mvstudio.mjs'), 'serve', '--port', '0'],
+      {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // The old predictable runs folder, planted before the server could make it.
+    await symlink(planted, join(tmp, `mvstudio-serve-runs-${child.pid}`));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const launch = await new Promise<string>((resolveUrl, rejectUrl) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /mvstudio serve: (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})\n/.exec(
+            out,
+          );
+          if (m) resolveUrl(m[1]!);
+        });
+        void exited.then((code) => rejectUrl(new Error(`serve exited ${code}: ${stderr}`)));
+        setTimeout(
+          () => rejectUrl(new Error(`no launch URL printed within 30 s: ${out}`)),
+          30_000,
+        ).unref();
+      });
+      const url = new URL(launch);
+      const token = url.searchParams.get('token')!;
+      const to = { url: url.origin, token } as RunningServer;
+      expect(
+        (await raw('POST', '/api/runs:list', 'null', { 'Content-Type': 'application/json' }, to))
+          .status,
+      ).toBe(401);
+
+      const own = (await readdir(tmp)).filter((n) => /^mvstudio-serve-(?!runs-)/.test(n));
+      expect(own).toHaveLength(1);
+      const root = join(tmp, own[0]!);
+      expect((await stat(root)).mode & 0o777).toBe(0o700);
+
+      // A run writes its bundle: into the private folder, not through the planted link.
+      let datasets: { id: string }[] = [];
+      for (let i = 0; i < 200 && datasets.length === 0; i++) {
+        datasets = (await call('datasets:list', null, to)).value as { id: string }[];
+        if (datasets.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      const started = await call(
+        'runs:start',
+        {
+          datasetId: datasets[0]!.id,
+          method: 'kmeans-concat',
+          params: {},
+          seed: 1,
+          protocol: 'single',
+        },
+        to,
+      );
+      if (!started.ok) throw new Error(started.error?.message);
+      const id = (started.value as { id: string }).id;
+      let status = '';
+      for (let i = 0; i < 600 && !['done', 'failed', 'cancelled'].includes(status); i++) {
+        const runs = (await call('runs:list', null, to)).value as { id: string; status: string }[];
+        status = runs.find((r) => r.id === id)?.status ?? '';
+        if (!['done', 'failed', 'cancelled'].includes(status))
+          await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe('done');
+      const result = await call('runs:result', { id }, to);
+      const bundle = (result.value as { bundle: string }).bundle;
+      expect(bundle.startsWith(join(root, 'runs') + '/')).toBe(true);
+      expect(await readdir(planted)).toEqual([]);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(root)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -78,9 +78,27 @@ async function column(name: string): Promise<string[]> {
 }
 
 describe('the app in a browser', () => {
+  it('without the token says to open the address `mvstudio serve` printed', async () => {
+    ready();
+    const before = pageErrors.length;
+    await page.goto(server!.url);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'open the address `mvstudio serve` printed, with its token',
+    );
+    expect(await page.getByTestId('dataset-item').count()).toBe(0);
+    // The browser logs each refused request (and the refused event stream) as an error.
+    const refused = pageErrors.splice(before);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((e) => e.includes('401'))).toBe(true);
+  });
+
   it('shows the bundled sample and its summary', async () => {
     ready();
-    await page.goto(server!.url);
+    // The printed address: its token moves into a cookie and out of the address bar.
+    await page.goto(server!.launchUrl);
+    expect(page.url()).toBe(`${server!.url}/`);
     const items = page.getByTestId('dataset-item');
     await items.first().waitFor();
     expect(await items.count()).toBe(1);

@@ -45,6 +45,8 @@ beforeAll(async () => {
   missing = setupProblem() ?? undefined;
   if (missing) return;
   out = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-out-'));
+  // The host writes into folders that exist; it makes none on its own.
+  await mkdir(join(out, 'exports'));
   const library = new DatasetLibrary({ bundled: [SAMPLE] });
   host = new WorkerHost({
     spawn: () => forkWorker(join(REPO, 'src/worker/index.ts'), ['--import', 'tsx']),
@@ -75,7 +77,7 @@ beforeAll(async () => {
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
   });
-  await page.goto(server.url);
+  await page.goto(server.launchUrl);
   await page.getByTestId('dataset-item').first().waitFor();
 });
 
@@ -229,6 +231,35 @@ describe('Multiview Studio in a browser, with the real worker', () => {
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual(
       Array.from({ length: 500 }, (_, i) => i + 1),
     );
+  });
+
+  it('asks before replacing an export, and refuses a relative path', async () => {
+    ready();
+    const file = join(out, 'exports', 'labels.csv');
+    await writeFile(file, 'keep');
+    const declined = new Promise<string>((resolveDialog) =>
+      page.once('dialog', (d) => {
+        resolveDialog(d.message());
+        void d.dismiss();
+      }),
+    );
+    await page.getByTestId('export-labels-path').fill(file);
+    await page.getByTestId('export-labels').click();
+    expect(await declined).toBe(`${file} already exists. Replace it?`);
+    expect(await readFile(file, 'utf8')).toBe('keep');
+
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('export-labels').click();
+    await page.getByTestId('export-message').filter({ hasText: '500 rows' }).waitFor();
+    await expect.poll(() => readFile(file, 'utf8')).toMatch(/^sample_id,cluster,true_label\n/);
+
+    await page.getByTestId('export-labels-path').fill('labels.csv');
+    await page.getByTestId('export-labels').click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('type a full path');
+    expect(existsSync(join(REPO, 'labels.csv'))).toBe(false);
+    await page.getByRole('button', { name: 'Dismiss error' }).click();
   });
 
   it(

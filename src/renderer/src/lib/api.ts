@@ -72,6 +72,14 @@ async function post<C extends Channel>(
       { cause: e },
     );
   }
+  if (res.status === 401) {
+    // The web host wants its per-launch token, which only the printed address carries.
+    const e = new Error(
+      'This page has no access to the web host: open the address `mvstudio serve` printed, with its token (http://127.0.0.1:<port>/?token=…).',
+    );
+    e.name = 'Unauthorized';
+    throw e;
+  }
   const text = await res.text();
   let body: unknown;
   try {
