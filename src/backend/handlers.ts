@@ -178,8 +178,11 @@ export async function invoke<C extends Channel>(
   }
 }
 
-/** Built-in errors whose text the engine may fill with the input it choked on. */
-const ECHOING = new Set(['SyntaxError', 'TypeError', 'RangeError']);
+/**
+ * Built-in errors whose text the engine may fill with the input it choked on (JSON.parse's
+ * SyntaxError quotes it); our own RangeErrors are deliberate messages and pass unchanged.
+ */
+const ECHOING = new Set(['SyntaxError', 'TypeError']);
 
 /**
  * Replaces the message of an engine error (JSON.parse quotes the text it failed on, which
