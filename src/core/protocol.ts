@@ -206,10 +206,12 @@ function nonFinite(
     ? `the distances overflow (view${huge.length > 1 ? 's' : ''} ` +
       `${huge.map((v) => `'${v.name}'`).join(', ')} hold${huge.length > 1 ? '' : 's'} values up ` +
       `to ${magnitude(Math.max(...huge.map((v) => v.maxAbs)))}): rescale the data`
-    : `the computation lost finiteness on this data (values: ${list}); the data may be ` +
-      'degenerate or badly scaled: rescale it or try a smaller k';
+    : `the data do not overflow (largest values: ${list}), so the method broke down on them ` +
+      'numerically: they may be degenerate (constant or duplicate samples) or badly scaled; ' +
+      'rescale them or try another k';
   return new SolverInputError(
-    `${method}: ${what}: ${cause}` + (huge.length && views.length > 1 ? ` (values: ${list})` : ''),
+    `${method}: ${what}: ${cause}` +
+      (huge.length && views.length > 1 ? ` (largest values: ${list})` : ''),
   );
 }
 

@@ -293,7 +293,7 @@ describe('evaluate: results that cannot be trusted', () => {
     expect(() =>
       drain(evaluate(toyDataset(), fixedSolver({ embedding: bad }), {}, 2, single)),
     ).toThrow(
-      "toy-fixed: the embedding is not finite (Infinity at sample 3): the computation lost finiteness on this data (values: 'a' up to 11)",
+      "toy-fixed: the embedding is not finite (Infinity at sample 3): the data do not overflow (largest values: 'a' up to 11), so the method broke down on them numerically",
     );
   });
 
