@@ -78,7 +78,7 @@ function solverNamed(name: string): Solver {
  * A plain decimal whole number (an optional '-', digits: no '0x10', ' 5 ', '1e3') from `min` to
  * `max`, or a UsageError naming the flag and the bounds.
  */
-export function intFlag(
+function intFlag(
   flag: string,
   raw: string,
   min: number,
