@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { summarize, type DatasetSummary } from '../core/dataset';
+import { DECIMAL_INTEGER } from '../core/solvers/params';
 import { loadDataset } from '../io/load';
 import type { LoadOptions } from '../shared/contract';
 import { UsageError, isInputError } from './errors';
@@ -32,7 +33,7 @@ export function loadOptionsFrom(values: {
   if (values.mask !== undefined) o.mask = values.mask;
   if (values.fold !== undefined) {
     const k = Number(values.fold);
-    if (!Number.isInteger(k) || k < 1) {
+    if (!DECIMAL_INTEGER.test(values.fold) || !Number.isSafeInteger(k) || k < 1) {
       throw new UsageError(`--fold takes a whole number from 1 (got '${values.fold}')`);
     }
     if (values.mask === undefined) throw new UsageError('--fold needs --mask');
@@ -70,7 +71,7 @@ export async function runInfo(argv: string[]): Promise<number> {
     if (files.length === 0) throw new UsageError('info needs a file: mvstudio info <file>');
     const options = loadOptionsFrom(parsed.values);
     const ds = await loadDataset(files, options);
-    const summary = summarize(ds);
+    const summary = withRunWarning(summarize(ds));
     if (parsed.values.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     else process.stdout.write(formatSummary(summary));
     return 0;
@@ -81,6 +82,21 @@ export async function runInfo(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+/**
+ * The summary plus a warning when a view holds NaN or Inf: `run` (every method, every host)
+ * refuses such data in the evaluation protocol's input check rather than cleaning it, so `info`
+ * says so here instead of letting the data look runnable.
+ */
+export function withRunWarning(s: DatasetSummary): DatasetSummary {
+  const bad = s.views.filter((v) => v.nanCount > 0);
+  if (!bad.length) return s;
+  const list = bad.map((v) => `'${v.name}' (${v.nanCount})`).join(', ');
+  const warning =
+    `NaN or Inf values in ${bad.length === 1 ? 'view' : 'views'} ${list}: runs refuse such ` +
+    'data; remove or impute those values (or mark the samples missing in that view) first';
+  return { ...s, warnings: [...s.warnings, warning] };
 }
 
 /** The human-readable form of `info`. */

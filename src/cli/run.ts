@@ -2,10 +2,15 @@
  * `mvstudio methods | run | compare`: the solvers of the registry run in-process under the
  * evaluation protocol (core/protocol.ts), timed here (the host owns the clock), each run saved
  * as a bundle (io/bundle.ts). Exit 0 on success, 2 on bad input: an unknown method, parameter
- * or option, a value out of range, an unreadable file.
+ * or option, a value out of range, an unreadable file, data the protocol refuses (NaN/Inf,
+ * overflow, a numerical failure), a bundle that cannot be written. The metrics are printed
+ * before the bundle is written, so a full disk or a bad --out loses nothing computed; leftovers
+ * of a killed bundle write in --out are cleared at the start.
  */
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MultiViewDataset } from '../core/dataset';
+import { MAX_SEEDS } from '../core/limits';
 import {
   evaluate,
   type MetricSummary,
@@ -13,10 +18,11 @@ import {
   type ProtocolResult,
   type ProtocolStep,
 } from '../core/protocol';
-import { ParamError, describeSpec, validateParams } from '../core/solvers/params';
+import { DECIMAL_INTEGER, ParamError, describeSpec, validateParams } from '../core/solvers/params';
 import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver } from '../core/solvers/types';
-import { writeRunBundle, type RunTimings } from '../io/bundle';
+import { removeStaleTemporaries } from '../io/atomic';
+import { BundleWriteError, writeRunBundle, type RunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import type { LoadOptions } from '../shared/contract';
 import { UsageError, isInputError } from './errors';
@@ -44,7 +50,10 @@ export interface RunSummary {
   readonly timings: RunTimings;
   readonly iterations: number;
   readonly converged: boolean;
-  readonly bundle: string;
+  /** The protocol's and the method's notes (empty clusters, rules applied, ...). */
+  readonly notes: readonly string[];
+  /** The bundle's folder; null when it could not be written (the error is on stderr). */
+  readonly bundle: string | null;
 }
 
 /** One run's settings, after parsing. */
@@ -65,11 +74,20 @@ function solverNamed(name: string): Solver {
   throw new UsageError(`unknown method '${name}'; methods: ${known.join(', ') || '(none)'}`);
 }
 
-/** A whole number from `min`, or a UsageError naming the flag. */
-function intFlag(flag: string, raw: string, min: number): number {
+/**
+ * A plain decimal whole number (an optional '-', digits: no '0x10', ' 5 ', '1e3') from `min` to
+ * `max`, or a UsageError naming the flag and the bounds.
+ */
+function intFlag(
+  flag: string,
+  raw: string,
+  min: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number {
   const v = Number(raw);
-  if (raw.trim() === '' || !Number.isSafeInteger(v) || v < min) {
-    throw new UsageError(`--${flag} takes a whole number from ${min} (got '${raw}')`);
+  if (!DECIMAL_INTEGER.test(raw) || !Number.isSafeInteger(v) || v < min || v > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `from ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${flag} takes a whole number ${range} (got '${raw}')`);
   }
   return v;
 }
@@ -114,13 +132,19 @@ function splitRunArgs(argv: readonly string[]): {
   return { positionals, flags, params, json };
 }
 
-/** k from the flag, else the number of classes; a UsageError when neither is usable. */
+/** k from the flag, else the number of classes; a UsageError unless 2 ≤ k ≤ n. */
 function resolveK(k: number | null, ds: MultiViewDataset): number {
-  const chosen = k ?? ds.labels?.classes.length ?? null;
+  const classes = ds.labels?.classes.length ?? null;
+  const chosen = k ?? classes;
   if (chosen === null)
     throw new UsageError('the dataset has no labels: give the clusters with --k');
-  if (chosen > ds.n) {
-    throw new UsageError(`--k must be at most ${ds.n} (the samples), got ${chosen}`);
+  if (ds.n < 2) throw new UsageError(`the dataset has ${ds.n} sample(s): clustering needs 2`);
+  if (chosen < 2 || chosen > ds.n) {
+    throw new UsageError(
+      k === null
+        ? `the labels have ${chosen} class(es): give the clusters with --k (from 2 to ${ds.n})`
+        : `--k must be from 2 to ${ds.n} (the samples), got ${chosen}`,
+    );
   }
   return chosen;
 }
@@ -167,15 +191,21 @@ function drive(
   }
 }
 
-/** One method on a loaded dataset: protocol, timings, bundle; returns the summary and k. */
-async function runOne(
+/** A run computed but not yet saved: its summary (bundle null) and what its bundle holds. */
+interface Solved {
+  readonly summary: RunSummary;
+  readonly k: number;
+  readonly bundle: RunBundle;
+}
+
+/** One method on a loaded dataset: protocol and timings; the bundle is written by `save`. */
+function runOne(
   file: string,
   loadOptions: LoadOptions,
   ds: MultiViewDataset,
   load_s: number,
   settings: RunSettings,
-  outDir: string,
-): Promise<{ summary: RunSummary; k: number }> {
+): Solved {
   const t0 = performance.now();
   const { solver, seed, protocol } = settings;
   const params = validateParams(solver.schema, settings.rawParams);
@@ -186,13 +216,15 @@ async function runOne(
     seed,
     ...(settings.seeds !== undefined ? { seeds: settings.seeds } : {}),
   };
-  const { result, solve_s, kmeans_s } = drive(
-    evaluate(ds, solver, params, k, options),
-    progress.step,
-  );
-  progress.done();
+  let driven;
+  try {
+    driven = drive(evaluate(ds, solver, params, k, options), progress.step);
+  } finally {
+    progress.done();
+  }
+  const { result, solve_s, kmeans_s } = driven;
   const timings = { total_s: load_s + since(t0), load_s, solve_s, kmeans_s };
-  const bundle = await writeRunBundle(outDir, {
+  const bundle: RunBundle = {
     datasetPath: file,
     loadOptions,
     dataset: ds,
@@ -203,9 +235,21 @@ async function runOne(
     protocol,
     result,
     timings,
-  });
+  };
   const labelled = ds.labels !== null;
-  return { summary: summaryOf(solver.name, file, params, result, timings, bundle, labelled), k };
+  return { summary: summaryOf(solver.name, file, params, result, timings, labelled), k, bundle };
+}
+
+/**
+ * Refuses an --out that exists and is not a folder before any work (the write would fail after
+ * the whole run), then clears the `.tmp-*` leftovers of killed bundle writes in it.
+ */
+async function prepareOut(outDir: string): Promise<void> {
+  const s = await stat(outDir).catch(() => null);
+  if (s && !s.isDirectory()) {
+    throw new UsageError(`--out '${outDir}' is a file, not a folder: bundles go into a folder`);
+  }
+  if (s) await removeStaleTemporaries(outDir);
 }
 
 function summaryOf(
@@ -214,7 +258,6 @@ function summaryOf(
   params: Params,
   result: ProtocolResult,
   timings: RunTimings,
-  bundle: string,
   labelled: boolean,
 ): RunSummary {
   const scores: { metrics?: Record<string, MetricSummary>; silhouette?: MetricSummary } = {};
@@ -234,7 +277,8 @@ function summaryOf(
     timings,
     iterations: result.iterations,
     converged: result.converged,
-    bundle,
+    notes: result.notes,
+    bundle: null,
   };
 }
 
@@ -261,7 +305,10 @@ function loadOptionsOf(get: (flag: string) => string | undefined): LoadOptions {
 const fmt = (m: MetricSummary | undefined): string =>
   m ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : '-';
 
-/** The human-readable form of one run (k and protocol are not part of the summary). */
+/**
+ * The human-readable form of one run (k and protocol are not part of the summary); the
+ * `bundle` line only once the bundle is written.
+ */
 export function formatRun(s: RunSummary, k: number, protocol: ProtocolKind): string {
   const params = Object.entries(s.params).map(([k, v]) => `${k}=${String(v)}`);
   const t = s.timings;
@@ -278,25 +325,37 @@ export function formatRun(s: RunSummary, k: number, protocol: ProtocolKind): str
     '',
     `iterations  ${s.iterations}${s.converged ? '' : ' (NOT converged)'}`,
     `time        ${t.total_s.toFixed(2)} s (load ${t.load_s.toFixed(2)}, solve ${t.solve_s.toFixed(2)}, k-means ${t.kmeans_s.toFixed(2)})`,
-    `bundle      ${s.bundle}`,
+    ...s.notes.map((n, i) => `${i === 0 ? 'notes       ' : '            '}${n}`),
   ];
+  if (s.bundle !== null) out.push(bundleLine(s.bundle));
   return out.join('\n') + '\n';
 }
 
-/** The table of `compare`: mean ± std per metric and total time, one row per method. */
+const bundleLine = (dir: string): string => `bundle      ${dir}`;
+
+/**
+ * The table of `compare`: mean ± std per metric and total time, one row per method, then the
+ * bundles written so far.
+ */
 export function formatCompare(runs: readonly RunSummary[]): string {
   const names = runs[0]?.metrics ? [...REPORTED] : ['Silhouette'];
   const cell = (s: RunSummary, name: string): string =>
     fmt(s.metrics ? s.metrics[name] : s.silhouette);
+  const written = runs.filter((s) => s.bundle !== null);
   return (
     table([
       ['method', ...names, 'time (s)'],
       ...runs.map((s) => [s.method, ...names.map((n) => cell(s, n)), s.timings.total_s.toFixed(2)]),
     ]) +
-    '\n\n' +
-    runs.map((s) => `${s.method}: ${s.bundle}`).join('\n') +
-    '\n'
+    '\n' +
+    (written.length ? '\n' + written.map((s) => `${s.method}: ${s.bundle}`).join('\n') + '\n' : '')
   );
+}
+
+/** Writes the bundle of a solved run; a failure is a BundleWriteError (exit 2, see runCommand). */
+async function save(outDir: string, solved: Solved): Promise<RunSummary> {
+  const bundle = await writeRunBundle(outDir, solved.bundle);
+  return { ...solved.summary, bundle };
 }
 
 /** `mvstudio methods [--json]`. */
@@ -347,15 +406,26 @@ async function run(argv: string[]): Promise<number> {
   const settings: RunSettings = {
     solver,
     rawParams: params,
-    k: kRaw === undefined ? null : intFlag('k', kRaw, 1),
+    k: kRaw === undefined ? null : intFlag('k', kRaw, 2),
     seed: intFlag('seed', get('seed') ?? '0', 0),
     protocol,
-    ...(seedsRaw !== undefined ? { seeds: intFlag('seeds', seedsRaw, 1) } : {}),
+    ...(seedsRaw !== undefined ? { seeds: intFlag('seeds', seedsRaw, 1, MAX_SEEDS) } : {}),
   };
   const loadOptions = loadOptionsOf(get);
+  const outDir = get('out') ?? OUT;
+  await prepareOut(outDir);
   const { ds, load_s } = await timedLoad(file, loadOptions);
-  const { summary, k } = await runOne(file, loadOptions, ds, load_s, settings, get('out') ?? OUT);
-  process.stdout.write(json ? JSON.stringify(summary) + '\n' : formatRun(summary, k, protocol));
+  const solved = runOne(file, loadOptions, ds, load_s, settings);
+  // The metrics first: a bundle that cannot be written must not lose them.
+  if (!json) process.stdout.write(formatRun(solved.summary, solved.k, protocol));
+  let saved: RunSummary;
+  try {
+    saved = await save(outDir, solved);
+  } catch (e) {
+    if (json) process.stdout.write(JSON.stringify(solved.summary) + '\n');
+    throw e;
+  }
+  process.stdout.write(json ? JSON.stringify(saved) + '\n' : bundleLine(saved.bundle!) + '\n');
   return 0;
 }
 
@@ -386,20 +456,32 @@ async function compare(argv: string[]): Promise<number> {
   const solvers = values.methods.split(',').map((m) => solverNamed(m.trim()));
   const common = {
     rawParams: {},
-    k: values.k === undefined ? null : intFlag('k', values.k, 1),
+    k: values.k === undefined ? null : intFlag('k', values.k, 2),
     seed: intFlag('seed', values.seed ?? '0', 0),
     protocol: 'paper' as const,
-    seeds: intFlag('seeds', values.seeds ?? '20', 1),
+    seeds: intFlag('seeds', values.seeds ?? '20', 1, MAX_SEEDS),
   };
   const loadOptions = loadOptionsFrom(values);
+  const outDir = values.out ?? OUT;
+  await prepareOut(outDir);
   const { ds, load_s } = await timedLoad(file, loadOptions);
-  const runs: RunSummary[] = [];
-  for (const solver of solvers) {
-    const settings = { ...common, solver };
-    const { summary } = await runOne(file, loadOptions, ds, load_s, settings, values.out ?? OUT);
-    runs.push(summary);
+  const solved = solvers.map((solver) =>
+    runOne(file, loadOptions, ds, load_s, { ...common, solver }),
+  );
+  const runs = solved.map((s) => s.summary);
+  // The table first, then the bundles, as `run` does.
+  if (!values.json) process.stdout.write(formatCompare(runs));
+  for (const [i, s] of solved.entries()) {
+    try {
+      runs[i] = await save(outDir, s);
+    } catch (e) {
+      if (values.json) process.stdout.write(JSON.stringify(runs) + '\n');
+      throw e;
+    }
+    if (!values.json)
+      process.stdout.write(`${i === 0 ? '\n' : ''}${s.summary.method}: ${runs[i]!.bundle}\n`);
   }
-  process.stdout.write(values.json ? JSON.stringify(runs) + '\n' : formatCompare(runs));
+  if (values.json) process.stdout.write(JSON.stringify(runs) + '\n');
   return 0;
 }
 
@@ -419,7 +501,7 @@ export async function runCommand(command: string, argv: string[]): Promise<numbe
     if (command === 'compare') return await compare(argv);
     return await run(argv);
   } catch (e) {
-    if (isInputError(e) || e instanceof ParamError) {
+    if (isInputError(e) || e instanceof ParamError || e instanceof BundleWriteError) {
       process.stderr.write(`mvstudio ${command}: ${(e as Error).message}\n`);
       return 2;
     }

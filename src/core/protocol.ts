@@ -13,6 +13,15 @@
  *    without, the silhouette of the labels on the embedding (stream rng.fork('silhouette'), used
  *    only above 5,000 samples) under the name 'Silhouette'.
  *
+ * Checks (every method, every host): the views' values must be finite (NaN/Inf is refused,
+ * naming the view, sample and feature, never cleaned); the embedding of each solve and the
+ * k-means SSE must be finite, else the run fails naming the likely cause and the largest
+ * magnitude of each view (overflow above 1e150, whose squares leave the double range); a
+ * numerical failure inside the solver (NumericalError) fails it the same way. Fewer non-empty
+ * clusters than k is a note, and without ground truth the silhouette is left out (with a
+ * note) when the labels have fewer than 2 or more than n − 1 clusters. These failures are
+ * SolverInputError, which hosts report as bad input.
+ *
  * Summary over seeds: mean and the sample standard deviation with N − 1 in the denominator,
  * √(Σ (x_i − mean)² / (N − 1)), as MATLAB's `std` (what the reference code reports); with one
  * seed the std is 0 (not N − 1 = 0's NaN, which JSON cannot hold).
@@ -28,10 +37,12 @@
  */
 import { kmeansSteps, type KmeansResult } from './cluster/kmeans';
 import type { MultiViewDataset } from './dataset';
+import { MAX_SEEDS } from './limits';
+import { NumericalError } from './linalg/errors';
 import type { Mat } from './linalg/types';
 import { clusteringMetrics, silhouette } from './metrics';
 import { createRng, type Rng } from './random';
-import { validateParams } from './solvers/params';
+import { SolverInputError, validateParams } from './solvers/params';
 import type { ParamValue, Solver, SolverOutput, SolverStep } from './solvers/types';
 
 export type ProtocolKind = 'single' | 'paper';
@@ -100,26 +111,127 @@ interface Resolved {
 /** Checks the options and k against the dataset; returns the seeds and k-means settings. */
 function resolveOptions(ds: MultiViewDataset, k: number, o: ProtocolOptions): Resolved {
   const count = o.protocol === 'paper' ? (o.seeds ?? 20) : 1;
-  const positiveInt = (name: string, v: number): void => {
-    if (!Number.isInteger(v) || v < 1) {
-      throw new RangeError(`${name} must be a whole number from 1, got ${v}`);
+  const wholeNumber = (name: string, v: number, max: number): void => {
+    if (!Number.isInteger(v) || v < 1 || v > max) {
+      throw new SolverInputError(`${name} must be a whole number from 1 to ${max}, got ${v}`);
     }
   };
   if (o.protocol !== 'single' && o.protocol !== 'paper') {
-    throw new RangeError(`protocol must be 'single' or 'paper', got '${String(o.protocol)}'`);
+    throw new SolverInputError(`protocol must be 'single' or 'paper', got '${String(o.protocol)}'`);
   }
+  wholeNumber('seeds', count, MAX_SEEDS);
   if (!Number.isSafeInteger(o.seed) || o.seed < 0 || !Number.isSafeInteger(o.seed + count - 1)) {
-    throw new RangeError(`seed must be a non-negative safe integer, got ${o.seed}`);
+    throw new SolverInputError(`seed must be a non-negative safe integer, got ${o.seed}`);
   }
-  positiveInt('seeds', count);
   const replicates = o.replicates ?? (o.protocol === 'paper' ? 20 : 1);
-  positiveInt('replicates', replicates);
+  wholeNumber('replicates', replicates, Number.MAX_SAFE_INTEGER);
   const maxIterations = o.kmeansMaxIterations ?? 100;
-  positiveInt('kmeansMaxIterations', maxIterations);
-  if (!Number.isInteger(k) || k < 1 || k > ds.n) {
-    throw new RangeError(`k must be a whole number from 1 to ${ds.n} (the samples), got ${k}`);
+  wholeNumber('kmeansMaxIterations', maxIterations, Number.MAX_SAFE_INTEGER);
+  if (!Number.isInteger(k) || k < 2 || k > ds.n) {
+    throw new SolverInputError(
+      ds.n < 2
+        ? `k must be a whole number from 2 to n, but the dataset has ${ds.n} sample(s)`
+        : `k must be a whole number from 2 to ${ds.n} (the samples), got ${k}`,
+    );
   }
   return { seeds: Array.from({ length: count }, (_, i) => o.seed + i), replicates, maxIterations };
+}
+
+/** A view's largest magnitude among its present samples' values. */
+interface ViewMagnitude {
+  readonly name: string;
+  readonly maxAbs: number;
+}
+
+/**
+ * Refuses a view holding NaN or ±Inf (naming the view, the 1-based sample and feature); returns
+ * each view's largest |value|, which the overflow messages quote. O(stored values).
+ */
+function checkInput(ds: MultiViewDataset, method: string): ViewMagnitude[] {
+  return ds.views.map((v) => {
+    const x = v.values;
+    const cols = x.kind === 'csr' ? null : x.cols;
+    let maxAbs = 0;
+    for (let p = 0; p < x.data.length; p++) {
+      const a = Math.abs(x.data[p]!);
+      if (a <= maxAbs) continue;
+      if (a === Infinity || Number.isNaN(a)) {
+        const [row, feature] =
+          cols === null ? csrPosition(x as CsrValues, p) : [Math.floor(p / cols), p % cols];
+        throw new SolverInputError(
+          `${method}: view '${v.name}' holds ${x.data[p]} at sample ${v.present[row]! + 1}, ` +
+            `feature ${feature + 1} (1-based); runs refuse NaN and Inf values: remove or ` +
+            'impute them (or mark the sample missing in this view) before running',
+        );
+      }
+      maxAbs = a;
+    }
+    return { name: v.name, maxAbs };
+  });
+}
+
+type CsrValues = Extract<MultiViewDataset['views'][number]['values'], { kind: 'csr' }>;
+
+/** Row and column of stored entry p of a CSR matrix. */
+function csrPosition(x: CsrValues, p: number): [number, number] {
+  let row = 0;
+  while (row + 1 < x.rows && x.indptr[row + 1]! <= p) row++;
+  return [row, x.indices[p]!];
+}
+
+/** Above this magnitude squared distances can leave the double range (√max ≈ 1.3e154). */
+const OVERFLOW_MAGNITUDE = 1e150;
+
+/** 1e200, 3.5, 0.00012: a magnitude the way a user writes it. */
+function magnitude(x: number): string {
+  if (x !== 0 && (x >= 1e6 || x < 1e-3)) {
+    const [m, e] = x.toExponential(2).split('e');
+    return `${m!.replace(/\.?0+$/, '')}e${e!.replace('+', '')}`;
+  }
+  return String(Number(x.toPrecision(3)));
+}
+
+/**
+ * "<method>: <what>: <cause>": the likely cause of a non-finite result from the views'
+ * magnitudes (overflow when one is above OVERFLOW_MAGNITUDE), with every view's largest value.
+ */
+function nonFinite(
+  method: string,
+  what: string,
+  views: readonly ViewMagnitude[],
+): SolverInputError {
+  const list = views.map((v) => `'${v.name}' up to ${magnitude(v.maxAbs)}`).join(', ');
+  const huge = views.filter((v) => v.maxAbs > OVERFLOW_MAGNITUDE);
+  const cause = huge.length
+    ? `the distances overflow (view${huge.length > 1 ? 's' : ''} ` +
+      `${huge.map((v) => `'${v.name}'`).join(', ')} hold${huge.length > 1 ? '' : 's'} values up ` +
+      `to ${magnitude(Math.max(...huge.map((v) => v.maxAbs)))}): rescale the data`
+    : `the data do not overflow (largest values: ${list}), so the method broke down on them ` +
+      'numerically: they may be degenerate (constant or duplicate samples) or badly scaled; ' +
+      'rescale them or try another k';
+  return new SolverInputError(
+    `${method}: ${what}: ${cause}` +
+      (huge.length && views.length > 1 ? ` (largest values: ${list})` : ''),
+  );
+}
+
+/** Index of the first non-finite entry of `data`, or -1. */
+function firstNonFinite(data: Float64Array): number {
+  for (let p = 0; p < data.length; p++) if (!Number.isFinite(data[p]!)) return p;
+  return -1;
+}
+
+/** Number of distinct values of 0-based labels (clusters with at least one sample). */
+function nonEmptyClusters(labels: Int32Array, k: number): number {
+  const seen = new Uint8Array(Math.max(k, 1));
+  let count = 0;
+  for (const c of labels) {
+    if (c >= 0 && c < k && !seen[c]) {
+      seen[c] = 1;
+      count++;
+    }
+  }
+  return count;
 }
 
 /** Drives the solver, re-yielding its steps, then yields the closing 'solve' step. */
@@ -184,10 +296,17 @@ function scoreLabels(
   ds: MultiViewDataset,
   embedding: Mat,
   labels: Int32Array,
+  clusters: number,
   rng: Rng,
   notes: string[],
 ): Record<string, number> {
   if (ds.labels) return { ...clusteringMetrics(ds.labels.codes, labels) };
+  if (clusters < 2 || clusters > ds.n - 1) {
+    // scikit-learn's definition needs 2..n − 1 clusters; a made-up score would mislead.
+    const note = `silhouette left out: it needs 2 to n − 1 = ${ds.n - 1} clusters, the labels have ${clusters}`;
+    if (!notes.includes(note)) notes.push(note);
+    return {};
+  }
   const s = silhouette(embedding, labels, rng);
   if (!s.exact) {
     const note = `silhouette computed on a random subset of ${s.sampleSize} of ${s.n} samples`;
@@ -196,15 +315,17 @@ function scoreLabels(
   return { Silhouette: s.score };
 }
 
-/** Mean and sample std (N − 1; 0 for a single value) of each metric over the runs. */
+/**
+ * Mean and sample std (N − 1; 0 for a single value) of each metric over the runs that have it
+ * (a seed can lack the silhouette, see scoreLabels); names in first-seen order.
+ */
 export function summarizeMetrics(
   runs: readonly { readonly metrics: Readonly<Record<string, number>> }[],
 ): Record<string, MetricSummary> {
   const out: Record<string, MetricSummary> = {};
-  const first = runs[0];
-  if (!first) return out;
-  for (const name of Object.keys(first.metrics)) {
-    const xs = runs.map((r) => r.metrics[name] ?? NaN);
+  const names = [...new Set(runs.flatMap((r) => Object.keys(r.metrics)))];
+  for (const name of names) {
+    const xs = runs.flatMap((r) => (r.metrics[name] === undefined ? [] : [r.metrics[name]]));
     const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
     const ss = xs.reduce((a, x) => a + (x - mean) * (x - mean), 0);
     out[name] = { mean, std: xs.length > 1 ? Math.sqrt(ss / (xs.length - 1)) : 0 };
@@ -214,7 +335,7 @@ export function summarizeMetrics(
 
 /**
  * Runs `solver` on `ds` under the protocol (see the file comment). `params` are validated
- * against the solver's schema here (raw CLI strings are accepted); k in 1..n. Yields every
+ * against the solver's schema here (raw CLI strings are accepted); k in 2..n. Yields every
  * step; returns the labels of the first seed, per-seed and summarised metrics.
  */
 export function* evaluate(
@@ -226,26 +347,56 @@ export function* evaluate(
 ): Generator<ProtocolStep, ProtocolResult, void> {
   const valid = validateParams(solver.schema, params);
   const resolved = resolveOptions(ds, k, options);
+  const magnitudes = checkInput(ds, solver.name);
   const seedCount = resolved.seeds.length;
   const perSeed: SeedRun[] = [];
   const notes: string[] = [];
+  /** Seeds whose labels left clusters empty, with the count of non-empty ones. */
+  const short: { seed: number; clusters: number }[] = [];
   let first: { output: SolverOutput; labels: Int32Array } | null = null;
   for (const [index, seed] of resolved.seeds.entries()) {
     const wrap = (step: SolverStep): ProtocolStep => ({ seedIndex: index + 1, seedCount, step });
     const rng = createRng(seed);
-    const output: SolverOutput =
-      solver.deterministic && first
-        ? first.output
-        : yield* solveOnce(ds, solver, valid, k, rng, wrap);
+    let output: SolverOutput;
+    if (solver.deterministic && first) output = first.output;
+    else {
+      try {
+        output = yield* solveOnce(ds, solver, valid, k, rng, wrap);
+      } catch (e) {
+        if (!(e instanceof NumericalError)) throw e;
+        throw nonFinite(solver.name, `a numerical step failed (${e.message})`, magnitudes);
+      }
+      const bad = firstNonFinite(output.embedding.data);
+      if (bad >= 0) {
+        const row = Math.floor(bad / Math.max(output.embedding.cols, 1));
+        throw nonFinite(
+          solver.name,
+          `the embedding is not finite (${output.embedding.data[bad]} at sample ${row + 1})`,
+          magnitudes,
+        );
+      }
+    }
     let labels: Int32Array;
     let kmeansConverged = true;
     if (output.labels) labels = output.labels;
     else {
       const km = yield* clusterEmbedding(output.embedding, k, resolved, rng.fork('kmeans'), wrap);
+      if (!Number.isFinite(km.sse)) {
+        throw nonFinite(solver.name, `the k-means objective (SSE) is ${km.sse}`, magnitudes);
+      }
       labels = km.labels;
       kmeansConverged = km.converged;
     }
-    const metrics = scoreLabels(ds, output.embedding, labels, rng.fork('silhouette'), notes);
+    const clusters = nonEmptyClusters(labels, k);
+    if (clusters < k) short.push({ seed, clusters });
+    const metrics = scoreLabels(
+      ds,
+      output.embedding,
+      labels,
+      clusters,
+      rng.fork('silhouette'),
+      notes,
+    );
     yield wrap({ stage: 'metrics', iteration: 0, objective: null });
     perSeed.push({
       seed,
@@ -259,6 +410,14 @@ export function* evaluate(
   if (solver.deterministic && seedCount > 1) {
     notes.unshift(
       `deterministic method: solved once; only k-means differs across the ${seedCount} seeds`,
+    );
+  }
+  if (short.length) {
+    const s0 = short[0]!;
+    notes.unshift(
+      `only ${s0.clusters} of the k = ${k} clusters are non-empty (seed ${s0.seed}` +
+        (short.length > 1 ? `; ${short.length} of ${seedCount} seeds had empty clusters` : '') +
+        '): the data may hold fewer than k distinct points, or the method merged clusters',
     );
   }
   return {

@@ -19,6 +19,43 @@ import type { LoadOptions } from '../shared/contract';
 import { writeFolderAtomic } from './atomic';
 import { DataError } from './errors';
 
+/**
+ * A bundle that could not be written (full disk, read-only or foreign folder, `--out` naming a
+ * file): the message names the folder and the cause in words, with the system's code.
+ */
+export class BundleWriteError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BundleWriteError';
+  }
+}
+
+/** The cause of a failed write in words: 'the disk is full (ENOSPC)'. */
+function writeCause(e: NodeJS.ErrnoException): string {
+  const code = e.code;
+  switch (code) {
+    case 'ENOSPC':
+      return 'the disk is full (ENOSPC)';
+    case 'EDQUOT':
+      return 'the disk quota is exhausted (EDQUOT)';
+    case 'EROFS':
+      return 'the file system is read-only (EROFS)';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${code})`;
+    case 'EEXIST':
+      return `${e.path ? `'${e.path}'` : 'the folder'} is a file, not a folder (EEXIST)`;
+    case 'ENOTDIR':
+      return `a part of ${e.path ? `'${e.path}'` : 'the path'} is a file, not a folder (ENOTDIR)`;
+    default:
+      return e.message;
+  }
+}
+
 /** Host-measured seconds. */
 export interface RunTimings {
   readonly total_s: number;
@@ -145,12 +182,24 @@ function recordOf(b: RunBundle, sha256: string, createdAt: Date): RunRecord {
 
 /**
  * Writes a bundle folder `<dataset-basename>-<method>-<seed>-<timestamp>` inside `outDir`
- * (created if needed), atomically; a `-2`, `-3`, … suffix keeps the name unique. Returns the
- * folder's path.
+ * (created if needed, private: io/atomic), atomically; a `-2`, `-3`, … suffix keeps the name
+ * unique. Returns the folder's path; a failure is a BundleWriteError naming `outDir` and the
+ * cause.
  */
 export async function writeRunBundle(outDir: string, bundle: RunBundle): Promise<string> {
   const createdAt = bundle.createdAt ?? new Date();
-  const record = recordOf(bundle, await sha256File(bundle.datasetPath), createdAt);
+  let sha256: string;
+  try {
+    sha256 = await sha256File(bundle.datasetPath);
+  } catch (e) {
+    throw new BundleWriteError(
+      outDir,
+      (e as NodeJS.ErrnoException).code,
+      `cannot write the run bundle in '${outDir}': the dataset '${bundle.datasetPath}' could ` +
+        `not be read again for its sha256 (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+  const record = recordOf(bundle, sha256, createdAt);
   const files = {
     'run.json': JSON.stringify(record, null, 2) + '\n',
     'labels.csv': labelsCsv(bundle.dataset, bundle.result.labels),
@@ -163,8 +212,16 @@ export async function writeRunBundle(outDir: string, bundle: RunBundle): Promise
       await writeFolderAtomic(dir, files);
       return dir;
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if ((code !== 'EEXIST' && code !== 'ENOTEMPTY') || attempt >= 1000) throw e;
+      const err = e as NodeJS.ErrnoException;
+      // Only the final rename's EEXIST/ENOTEMPTY means the name is taken; mkdir's EEXIST on the
+      // folder itself (or a parent) means a file stands there.
+      const taken = (err.code === 'EEXIST' || err.code === 'ENOTEMPTY') && err.syscall === 'rename';
+      if (taken && attempt < 1000) continue;
+      throw new BundleWriteError(
+        outDir,
+        err.code,
+        `cannot write the run bundle in '${outDir}': ${writeCause(err)}`,
+      );
     }
   }
 }

@@ -3,12 +3,32 @@
  * process. Bundles go to a temporary folder, never into the repository or ../shared.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../../src/cli/run';
 import { readRunBundle } from '../../src/io/bundle';
 import { DATASETS, REPO } from '../io/paths';
+
+/** An errno code that `open` of a bundle temporary fails with in this process, or null. */
+const failOpen = vi.hoisted(() => ({ code: null as string | null }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof FsPromises>();
+  const open: typeof fs.open = (path, ...rest) => {
+    if (failOpen.code !== null && String(path).includes('/.tmp-')) {
+      const e = Object.assign(new Error(`${failOpen.code}: injected, open '${String(path)}'`), {
+        code: failOpen.code,
+        syscall: 'open',
+        path: String(path),
+      });
+      return Promise.reject(e);
+    }
+    return fs.open(path, ...rest);
+  };
+  return { ...fs, open, default: { ...fs, open } };
+});
 
 const HW = join(DATASETS, 'HW/HW.mat');
 
@@ -73,6 +93,20 @@ describe('mvstudio run', () => {
     [['run', 'bsv', HW, '--protocol', 'best'], /--protocol takes 'single' or 'paper'/],
     [['run', 'bsv'], /run needs a method and a file/],
     [['run', 'bsv', HW, '--seeds', '3'], /--seeds applies to --protocol paper only/],
+    [['run', 'bsv', HW, '--k', '0x10'], /--k takes a whole number from 2 \(got '0x10'\)/],
+    [['run', 'bsv', HW, '--k', ' 5 '], /--k takes a whole number from 2 \(got ' 5 '\)/],
+    [['run', 'bsv', HW, '--k', '1'], /--k takes a whole number from 2 \(got '1'\)/],
+    [['run', 'bsv', HW, '--k', '2001'], /--k must be from 2 to 2000 \(the samples\), got 2001/],
+    [['run', 'bsv', HW, '--seed', '1e3'], /--seed takes a whole number from 0 \(got '1e3'\)/],
+    [['run', 'bsv', HW, '--neighbors', '0x10'], /parameter 'neighbors' must be an integer/],
+    [
+      ['run', 'bsv', HW, '--protocol', 'paper', '--seeds', '100000000'],
+      /--seeds takes a whole number from 1 to 1000 \(got '100000000'\)/,
+    ],
+    [
+      ['compare', HW, '--methods', 'bsv', '--seeds', '1001'],
+      /--seeds takes a whole number from 1 to 1000 \(got '1001'\)/,
+    ],
   ])('bad input %j exits 2 with a clear message', (args, message) => {
     const r = mvstudio(...args, '--out', out);
     expect(r.status).toBe(2);
@@ -185,4 +219,146 @@ describe('mvstudio run with helper threads', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/MVSTUDIO_THREADS must be a whole number of helper threads/);
   });
+});
+
+describe('mvstudio run: data and folders it cannot use', () => {
+  /** A 40 × 3 CSV in two groups; `edit` replaces sample 5 (line 6, after the header). */
+  async function csv(name: string, edit?: string): Promise<string> {
+    const rows = ['a,b,c'];
+    for (let i = 0; i < 40; i++) {
+      const g = (i % 2) * 10;
+      rows.push([g + (i % 7) / 7, g + (i % 5) / 5, g + (i % 3) / 3].join(','));
+    }
+    if (edit !== undefined) rows[5] = edit;
+    const path = join(out, name);
+    await writeFile(path, rows.join('\n') + '\n');
+    return path;
+  }
+
+  it.each(['kmeans-concat', 'imvc-cbg', 'bsv'])(
+    '%s: one value of 1e200 fails the run naming the overflow, not one silent cluster',
+    async (method) => {
+      const file = await csv(`big-${method}.csv`, '1e200,1,2');
+      // bsv's default neighbourhood (10) is too wide for 40 samples.
+      const extra = method === 'bsv' ? ['--neighbors', '5'] : [];
+      const r = mvstudio('run', method, file, '--k', '2', ...extra, '--out', out);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^mvstudio run: ${method}: .*the distances overflow \\(view 'big-${method}.csv' holds values up to 1e200\\): rescale the data\n$`,
+        ),
+      );
+    },
+  );
+
+  it('NaN data: info warns that runs refuse it, and run refuses it naming the view and cell', async () => {
+    const file = await csv('nan.csv', '5,NaN,6');
+    const info = mvstudio('info', file);
+    expect(info.status).toBe(0);
+    expect(info.stdout).toMatch(/NaN or Inf values in view 'nan.csv' \(1\): runs refuse such data/);
+    const r = mvstudio('run', 'kmeans-concat', file, '--k', '2', '--out', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "mvstudio run: kmeans-concat: view 'nan.csv' holds NaN at sample 5, feature 2 (1-based); " +
+        'runs refuse NaN and Inf values: remove or impute them (or mark the sample missing in ' +
+        'this view) before running\n',
+    );
+  });
+
+  it('imvc-cbg on TwoMoon with k = 199 runs (its anchor Gram once stalled QL)', () => {
+    const r = mvstudio(
+      'run',
+      'imvc-cbg',
+      join(DATASETS, 'Synthetic/TwoMoon.mat'),
+      '--k',
+      '199',
+      '--json',
+      '--out',
+      out,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(s.metrics['ACC']!.mean).toBeGreaterThan(0);
+  });
+
+  it('--out naming a file exits 2 before loading, naming it', async () => {
+    const file = await csv('plain.csv');
+    const target = join(out, 'a-file');
+    await writeFile(target, 'x');
+    const r = mvstudio('run', 'kmeans-concat', file, '--k', '2', '--out', target);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `mvstudio run: --out '${target}' is a file, not a folder: bundles go into a folder\n`,
+    );
+  });
+
+  it('clears a temporary left by a killed bundle write at the start of run and compare', async () => {
+    const file = await csv('tmp.csv');
+    const dir = join(out, 'stale');
+    // Above Linux's largest pid (2^22): the writer is gone.
+    const stale = join(dir, '.tmp-x-kmeans-concat-0-4194399-0123abcd');
+    await mkdir(stale, { recursive: true });
+    expect(mvstudio('run', 'kmeans-concat', file, '--k', '2', '--out', dir).status).toBe(0);
+    expect((await readdir(dir)).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+    await mkdir(stale);
+    const r = mvstudio(
+      'compare',
+      file,
+      '--methods',
+      'kmeans-concat',
+      '--k',
+      '2',
+      '--seeds',
+      '2',
+      '--out',
+      dir,
+    );
+    expect(r.status).toBe(0);
+    expect((await readdir(dir)).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+    const bundles = await readdir(dir);
+    expect(bundles).toHaveLength(2);
+    for (const b of bundles) expect((await stat(join(dir, b))).mode & 0o777).toBe(0o700);
+  });
+
+  it.each([
+    ['ENOSPC', 'the disk is full (ENOSPC)'],
+    ['EROFS', 'the file system is read-only (EROFS)'],
+  ])(
+    '%s while saving: the metrics are printed first, then a clear error, exit 2',
+    async (code, cause) => {
+      const file = await csv(`full-${code}.csv`);
+      const dir = join(out, `full-${code}`);
+      const written: string[] = [];
+      const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        written.push(String(chunk));
+        return true;
+      });
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+        written.push(`stderr: ${String(chunk)}`);
+        return true;
+      });
+      failOpen.code = code;
+      let status: number;
+      try {
+        status = await runCommand('run', ['kmeans-concat', file, '--k', '2', '--out', dir]);
+      } finally {
+        failOpen.code = null;
+        stdout.mockRestore();
+        stderr.mockRestore();
+      }
+      expect(status).toBe(2);
+      expect(written).toHaveLength(2);
+      expect(written[0]).toMatch(
+        /^method {6}kmeans-concat\n[^]*Silhouette {2}\d\.\d{4} ± 0\.0000\n/,
+      );
+      expect(written[0]).not.toMatch(/bundle/);
+      expect(written[1]).toBe(
+        `stderr: mvstudio run: cannot write the run bundle in '${dir}': ${cause}\n`,
+      );
+      expect(await readdir(dir)).toEqual([]);
+    },
+  );
 });

@@ -8,21 +8,23 @@ import { makeLabels, type MultiViewDataset } from '../../src/core/dataset';
 import { clusteringMetrics, silhouette } from '../../src/core/metrics';
 import { evaluate, summarizeMetrics, type ProtocolStep } from '../../src/core/protocol';
 import { createRng } from '../../src/core/random';
-import { ParamError } from '../../src/core/solvers/params';
+import { MAX_SEEDS } from '../../src/core/limits';
+import { NumericalError } from '../../src/core/linalg/errors';
+import { ParamError, SolverInputError } from '../../src/core/solvers/params';
 import type { Solver, SolverOutput, SolverStep } from '../../src/core/solvers/types';
 
 /** 6 samples in two 2-D groups: {0, 1, 2} near (0, 0), {3, 4, 5} near (10, 10). */
 const POINTS = [0, 0, 1, 0, 0, 1, 10, 10, 11, 10, 10, 11];
 const TRUTH = [0, 0, 0, 1, 1, 1];
 
-function toyDataset(labelled = true): MultiViewDataset {
+function toyDataset(labelled = true, points: readonly number[] = POINTS): MultiViewDataset {
   return {
     n: 6,
     views: [
       {
         name: 'a',
         d: 2,
-        values: { kind: 'dense', rows: 6, cols: 2, data: Float64Array.from(POINTS) },
+        values: { kind: 'dense', rows: 6, cols: 2, data: Float64Array.from(points) },
         present: Int32Array.from([0, 1, 2, 3, 4, 5]),
       },
     ],
@@ -180,7 +182,7 @@ describe('evaluate', () => {
     expect(() => drain(evaluate(toyDataset(), solver, { bogus: 1 }, 2, opts))).toThrow(
       /unknown parameter 'bogus'/,
     );
-    expect(() => drain(evaluate(toyDataset(), solver, {}, 7, opts))).toThrow(/k must be .* 1 to 6/);
+    expect(() => drain(evaluate(toyDataset(), solver, {}, 7, opts))).toThrow(/k must be .* 2 to 6/);
     expect(() =>
       drain(evaluate(toyDataset(), solver, {}, 2, { protocol: 'paper', seed: 0, seeds: 0 })),
     ).toThrow(/seeds must be/);
@@ -188,5 +190,137 @@ describe('evaluate', () => {
       /seed must be/,
     );
     expect(solver.calls).toBe(0);
+  });
+
+  it('refuses k = 1 and more seeds than MAX_SEEDS', () => {
+    const solver = embeddingSolver(false);
+    expect(() =>
+      drain(evaluate(toyDataset(), solver, {}, 1, { protocol: 'single', seed: 0 })),
+    ).toThrow(/k must be a whole number from 2 to 6 \(the samples\), got 1/);
+    expect(() =>
+      drain(
+        evaluate(toyDataset(), solver, {}, 2, {
+          protocol: 'paper',
+          seed: 0,
+          seeds: MAX_SEEDS + 1,
+        }),
+      ),
+    ).toThrow(
+      new SolverInputError(
+        `seeds must be a whole number from 1 to ${MAX_SEEDS}, got ${MAX_SEEDS + 1}`,
+      ),
+    );
+    expect(solver.calls).toBe(0);
+  });
+});
+
+/** The view itself as the embedding (as kmeans-concat without normalisation). */
+const viewSolver: Solver = {
+  name: 'toy-view',
+  title: 'toy',
+  description: 'the first view as embedding',
+  schema: {},
+  deterministic: true,
+  *run(ds) {
+    yield { stage: 'solve', iteration: 1, objective: null };
+    const v = ds.views[0]!.values;
+    if (v.kind !== 'dense') throw new Error('dense only');
+    return { embedding: v, objective: [], converged: true, iterations: 1, notes: [] };
+  },
+};
+
+/** A solver returning `output` as its result (embedding the toy points unless given). */
+function fixedSolver(output: Partial<SolverOutput>, fail?: Error): Solver {
+  return {
+    name: 'toy-fixed',
+    title: 'toy',
+    description: 'a fixed output',
+    schema: {},
+    deterministic: false,
+    // eslint-disable-next-line require-yield
+    *run() {
+      if (fail) throw fail;
+      return { embedding, objective: [], converged: true, iterations: 1, notes: [], ...output };
+    },
+  };
+}
+
+describe('evaluate: results that cannot be trusted', () => {
+  const single = { protocol: 'single', seed: 0 } as const;
+
+  it('fails a run whose distances overflow (1e200), naming the view and its magnitude', () => {
+    const points = [...POINTS];
+    points[3] = 1e200;
+    const run = (): unknown => drain(evaluate(toyDataset(true, points), viewSolver, {}, 2, single));
+    expect(run).toThrow(SolverInputError);
+    expect(run).toThrow(
+      "toy-view: the k-means objective (SSE) is Infinity: the distances overflow (view 'a' holds values up to 1e200): rescale the data",
+    );
+  });
+
+  it('refuses NaN and Inf in a view, naming the view, sample and feature', () => {
+    for (const bad of [NaN, -Infinity]) {
+      const points = [...POINTS];
+      points[5] = bad; // sample 3, feature 2
+      expect(() => drain(evaluate(toyDataset(true, points), viewSolver, {}, 2, single))).toThrow(
+        `toy-view: view 'a' holds ${bad} at sample 3, feature 2 (1-based); runs refuse NaN and Inf values`,
+      );
+    }
+  });
+
+  it('refuses NaN in a sparse view, naming the original sample of a partial view', () => {
+    const ds = toyDataset();
+    const csr = {
+      kind: 'csr' as const,
+      rows: 3,
+      cols: 4,
+      indptr: Int32Array.from([0, 1, 1, 3]),
+      indices: Int32Array.from([2, 0, 3]),
+      data: Float64Array.from([1, 2, NaN]),
+    };
+    const withSparse = {
+      ...ds,
+      views: [...ds.views, { name: 'b', d: 4, values: csr, present: Int32Array.from([0, 2, 5]) }],
+    };
+    expect(() => drain(evaluate(withSparse, viewSolver, {}, 2, single))).toThrow(
+      "toy-view: view 'b' holds NaN at sample 6, feature 4 (1-based)",
+    );
+  });
+
+  it("fails a run whose embedding is not finite, with the views' magnitudes", () => {
+    const bad = { rows: 6, cols: 2, data: Float64Array.from(POINTS) };
+    bad.data[4] = Infinity;
+    expect(() =>
+      drain(evaluate(toyDataset(), fixedSolver({ embedding: bad }), {}, 2, single)),
+    ).toThrow(
+      "toy-fixed: the embedding is not finite (Infinity at sample 3): the data do not overflow (largest values: 'a' up to 11), so the method broke down on them numerically",
+    );
+  });
+
+  it('turns a numerical failure of the solver into bad input naming the method', () => {
+    const solver = fixedSolver(
+      {},
+      new NumericalError('symEig: QL did not converge for eigenvalue 3'),
+    );
+    const run = (): unknown => drain(evaluate(toyDataset(), solver, {}, 2, single));
+    expect(run).toThrow(SolverInputError);
+    expect(run).toThrow(
+      /^toy-fixed: a numerical step failed \(symEig: QL did not converge for eigenvalue 3\): /,
+    );
+  });
+
+  it('notes fewer non-empty clusters than k, and leaves out a silhouette of one cluster', () => {
+    const one = fixedSolver({ labels: new Int32Array(6) });
+    const labelled = drain(evaluate(toyDataset(), one, {}, 2, single)).result;
+    expect(labelled.notes[0]).toMatch(/^only 1 of the k = 2 clusters are non-empty \(seed 0\)/);
+    expect(labelled.metrics['ACC']!.mean).toBeCloseTo(0.5, 15);
+    const unlabelled = drain(
+      evaluate(toyDataset(false), one, {}, 2, { protocol: 'paper', seed: 0, seeds: 2 }),
+    ).result;
+    expect(unlabelled.metrics).toEqual({});
+    expect(unlabelled.notes).toEqual([
+      'only 1 of the k = 2 clusters are non-empty (seed 0; 2 of 2 seeds had empty clusters): the data may hold fewer than k distinct points, or the method merged clusters',
+      'silhouette left out: it needs 2 to n − 1 = 5 clusters, the labels have 1',
+    ]);
   });
 });

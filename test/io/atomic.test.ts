@@ -4,7 +4,16 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic, writeFolderAtomic } from '../../src/io/atomic';
@@ -86,5 +95,30 @@ describe('atomic writes', () => {
     expect(existsSync(join(TMP, 'c', 'x'))).toBe(false);
     writeFileSync(join(TMP, 'c', 'keep'), 'k');
     expect(await removeStaleTemporaries(join(TMP, 'c'))).toBe(0);
+  });
+
+  it('bundle folders are private (0700, files 0600); plain files keep the umask mode', async () => {
+    const mode = (p: string): number => statSync(p).mode & 0o777;
+    const d = join(TMP, 'private', 'runs', 'run-1');
+    await writeFolderAtomic(d, { 'run.json': '{}', 'labels.csv': '1\n' });
+    expect(mode(join(TMP, 'private'))).toBe(0o700);
+    expect(mode(join(TMP, 'private', 'runs'))).toBe(0o700);
+    expect(mode(d)).toBe(0o700);
+    expect(mode(join(d, 'run.json'))).toBe(0o600);
+    expect(mode(join(d, 'labels.csv'))).toBe(0o600);
+    const umask = process.umask();
+    const f = join(TMP, 'export', 'labels.csv');
+    await writeFileAtomic(f, 'x\n');
+    expect(mode(f)).toBe(0o666 & ~umask);
+  });
+
+  it('clears temporaries of dead writers only, never one a live process is writing', async () => {
+    const dir = join(TMP, 'stale');
+    // Above Linux's largest pid (2^22), so no process has it.
+    const names = [`.tmp-run-1-${process.pid}-0123abcd`, '.tmp-run-2-4194399-0123abcd', '.tmp-old'];
+    for (const n of names) mkdirSync(join(dir, n), { recursive: true });
+    writeFileSync(join(dir, 'keep.csv'), 'k');
+    expect(await removeStaleTemporaries(dir)).toBe(2);
+    expect(readdirSync(dir).sort()).toEqual([names[0], 'keep.csv'].sort());
   });
 });

@@ -5,14 +5,39 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeLabels, type MultiViewDataset } from '../../src/core/dataset';
 import type { ProtocolResult } from '../../src/core/protocol';
-import { labelsCsv, readRunBundle, writeRunBundle, type RunBundle } from '../../src/io/bundle';
+import {
+  BundleWriteError,
+  labelsCsv,
+  readRunBundle,
+  writeRunBundle,
+  type RunBundle,
+} from '../../src/io/bundle';
 import { DataError } from '../../src/io/errors';
 import { version } from '../../package.json';
+
+/** An errno code that `open` of a bundle temporary fails with (a full disk, ...), or null. */
+const failOpen = vi.hoisted(() => ({ code: null as string | null }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof FsPromises>();
+  const open: typeof fs.open = (path, ...rest) => {
+    if (failOpen.code !== null && String(path).includes('/.tmp-')) {
+      const e = Object.assign(new Error(`${failOpen.code}: injected, open '${String(path)}'`), {
+        code: failOpen.code,
+        syscall: 'open',
+        path: String(path),
+      });
+      return Promise.reject(e);
+    }
+    return fs.open(path, ...rest);
+  };
+  return { ...fs, open, default: { ...fs, open } };
+});
 
 let dir: string;
 beforeEach(async () => {
@@ -153,5 +178,38 @@ describe('run bundles', () => {
     await writeFile(path, JSON.stringify({ ...rec, version: 2 }));
     await expect(readRunBundle(out)).rejects.toThrow(/unsupported run record version 2/);
     await expect(readRunBundle(join(dir, 'nope'))).rejects.toBeInstanceOf(DataError);
+  });
+
+  it('a folder that is a file: BundleWriteError naming the folder and the cause', async () => {
+    const b = await bundleFor(null);
+    const file = join(dir, 'runs');
+    await writeFile(file, 'not a folder');
+    const e = await writeRunBundle(file, b).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(BundleWriteError);
+    expect((e as Error).message).toBe(
+      `cannot write the run bundle in '${file}': '${file}' is a file, not a folder (EEXIST)`,
+    );
+    const below = join(file, 'sub');
+    await expect(writeRunBundle(below, b)).rejects.toThrow(
+      `cannot write the run bundle in '${below}': a part of '${below}' is a file, not a folder (ENOTDIR)`,
+    );
+  });
+
+  it.each([
+    ['ENOSPC', 'the disk is full (ENOSPC)'],
+    ['EROFS', 'the file system is read-only (EROFS)'],
+    ['EACCES', 'permission denied (EACCES)'],
+  ])('%s while writing: a clear message, no temporary left', async (code, cause) => {
+    const b = await bundleFor(null);
+    const out = join(dir, 'runs');
+    failOpen.code = code;
+    try {
+      await expect(writeRunBundle(out, b)).rejects.toThrow(
+        new BundleWriteError(out, code, `cannot write the run bundle in '${out}': ${cause}`),
+      );
+    } finally {
+      failOpen.code = null;
+    }
+    expect(await readdir(out)).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@
 import { safeScale } from './dense';
 import { applyBlockLeft, blockReflectorT, blockWork, householder } from './householder';
 import type { Mat } from './types';
+import { NumericalError } from './errors';
 
 /** Result of `symEig`: values ascending, eigenvector j in column j of `vectors` (n×n). */
 export interface SymEig {
@@ -74,7 +75,7 @@ function symmetricPart(A: Mat, what: string): Float64Array {
   for (let i = 0; i < n; i++) {
     for (let j = i; j < n; j++) {
       const x = 0.5 * src[i * n + j]! + 0.5 * src[j * n + i]!;
-      if (!Number.isFinite(x)) throw new Error(`${what}: A[${i}, ${j}] is not finite`);
+      if (!Number.isFinite(x)) throw new NumericalError(`${what}: A[${i}, ${j}] is not finite`);
       a[i * n + j] = x;
       a[j * n + i] = x;
     }
@@ -285,7 +286,8 @@ function tridiagonalQl(d: Float64Array, e: Float64Array, z: Float64Array | null,
       let m = l;
       while (m < n - 1 && !negligible(e[m]!, d[m]!, d[m + 1]!, floor)) m++;
       if (m === l) break;
-      if (sweep === MAX_SWEEPS) throw new Error(`symEig: QL did not converge for eigenvalue ${l}`);
+      if (sweep === MAX_SWEEPS)
+        throw new NumericalError(`symEig: QL did not converge for eigenvalue ${l}`);
       const lo = qlSweep(d, e, l, m, buf.cs, 2 * buf.rotations);
       if (!z) continue;
       buf.spans[2 * buf.sweeps] = lo;

@@ -28,11 +28,20 @@ export function householder(
   }
   let ss = (alpha / scale) ** 2;
   for (let j = 1; j < len; j++) ss += (a[off + j]! / scale) ** 2;
+  if (ss === Infinity) {
+    // x[1:] tiny beside alpha (a zero row of a rank-deficient matrix plus rounding): (α/scale)²
+    // overflows and τ would be NaN, so scale by |α| too (dlarfg's dlapy2).
+    scale = Math.abs(alpha);
+    ss = 1;
+    for (let j = 1; j < len; j++) ss += (a[off + j]! / scale) ** 2;
+  }
   const norm = scale * Math.sqrt(ss);
   const beta = alpha >= 0 ? -norm : norm;
   tau[k] = (beta - alpha) / beta;
   const f = 1 / (alpha - beta);
-  for (let j = 1; j < len; j++) a[off + j]! *= f;
+  if (Number.isFinite(f)) for (let j = 1; j < len; j++) a[off + j]! *= f;
+  // |α − β| subnormal: its reciprocal overflows, but each |x_j| ≤ |β| so the quotients do not.
+  else for (let j = 1; j < len; j++) a[off + j]! /= alpha - beta;
   return beta;
 }
 

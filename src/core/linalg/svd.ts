@@ -23,6 +23,7 @@ import { nrm2, safeScale, transposeInto } from './dense';
 import { matmulTB } from './gemm';
 import { lqApplyQt, lqFactor } from './qr';
 import type { Mat } from './types';
+import { NumericalError } from './errors';
 
 /** Result of `thinSvd`: A = U·diag(s)·Vᵀ. */
 export interface Svd {
@@ -150,7 +151,7 @@ function jacobiRows(l: Float64Array, jt: Float64Array, r: number): void {
     }
     if (rotations === 0) return;
   }
-  throw new Error('thinSvd: Jacobi did not converge');
+  throw new NumericalError('thinSvd: Jacobi did not converge');
 }
 
 /**

@@ -43,15 +43,23 @@ export function describeSpec(spec: ParamSpec): string {
   }
 }
 
-/** Parses a string (CLI flag) into the parameter's type, or returns the value unchanged. */
+/** A plain decimal integer: an optional '-', then digits (no sign '+', spaces, hex or exponent). */
+export const DECIMAL_INTEGER = /^-?[0-9]+$/;
+/** A plain decimal number: an integer part and/or a fraction, an optional exponent ('1e-6'). */
+export const DECIMAL_NUMBER = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/;
+
+/**
+ * Parses a string (CLI flag, form text) into the parameter's type, or returns the value
+ * unchanged. Only plain decimal text is a number: Number() would also read '0x10' as 16 and
+ * ' 5 ' as 5, so anything else becomes NaN and is refused with the parameter's bounds.
+ */
 function coerce(spec: ParamSpec, raw: ParamValue): ParamValue {
   if (typeof raw !== 'string') return raw;
   switch (spec.type) {
     case 'int':
-    case 'number': {
-      const t = raw.trim();
-      return t === '' ? NaN : Number(t);
-    }
+      return DECIMAL_INTEGER.test(raw) ? Number(raw) : NaN;
+    case 'number':
+      return DECIMAL_NUMBER.test(raw) ? Number(raw) : NaN;
     case 'boolean':
       return raw === 'true' ? true : raw === 'false' ? false : raw;
     case 'enum':

@@ -54,6 +54,38 @@ describe('validateParams', () => {
     expect(e.param).toBe(Object.keys(raw)[0]);
   });
 
+  it.each([
+    [{ anchors: '0x10' }, 'parameter \'anchors\' must be an integer from 1 to 1000; got "0x10"'],
+    [{ anchors: ' 5 ' }, 'parameter \'anchors\' must be an integer from 1 to 1000; got " 5 "'],
+    [{ anchors: '1e2' }, 'parameter \'anchors\' must be an integer from 1 to 1000; got "1e2"'],
+    [{ anchors: '+5' }, 'parameter \'anchors\' must be an integer from 1 to 1000; got "+5"'],
+    [{ anchors: '0b11' }, 'parameter \'anchors\' must be an integer from 1 to 1000; got "0b11"'],
+    [{ anchors: '5.' }, 'parameter \'anchors\' must be an integer from 1 to 1000; got "5."'],
+    [{ lambda: '0x10' }, 'parameter \'lambda\' must be a number from 0 to 1000000; got "0x10"'],
+    [{ lambda: '   ' }, 'parameter \'lambda\' must be a number from 0 to 1000000; got "   "'],
+    [{ lambda: ' 5' }, 'parameter \'lambda\' must be a number from 0 to 1000000; got " 5"'],
+    [{ lambda: '1e' }, 'parameter \'lambda\' must be a number from 0 to 1000000; got "1e"'],
+    [
+      { lambda: 'Infinity' },
+      'parameter \'lambda\' must be a number from 0 to 1000000; got "Infinity"',
+    ],
+    [{ lambda: '.' }, 'parameter \'lambda\' must be a number from 0 to 1000000; got "."'],
+  ])('only plain decimal text is a number: %j is refused', (raw, message) => {
+    expect(error(raw).message).toBe(message);
+  });
+
+  it('reads plain decimal text, exponents included', () => {
+    expect(validateParams(schema, { anchors: '007', tol: '1e-6', lambda: '.5' })).toMatchObject({
+      anchors: 7,
+      tol: 1e-6,
+      lambda: 0.5,
+    });
+    expect(validateParams(schema, { tol: '1.', lambda: '2.5E+3' })).toMatchObject({
+      tol: 1,
+      lambda: 2500,
+    });
+  });
+
   it('describes every kind of parameter', () => {
     expect(Object.values(schema).map(describeSpec)).toEqual([
       'an integer from 1 to 1000',
