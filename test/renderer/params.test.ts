@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { methodInfos } from '../../src/backend/runs';
-import { validateParams } from '../../src/core/solvers/params';
+import { DECIMAL_NUMBER, validateParams } from '../../src/core/solvers/params';
 import { listSolvers } from '../../src/core/solvers/registry';
 import { checkInteger, checkParam, initialValue } from '../../src/renderer/src/lib/params';
 
@@ -21,6 +21,10 @@ function samples(spec: { type: string; min?: number; max?: number }): string[] {
     '1.5',
     'abc',
     '',
+    '0x10',
+    ' 5 ',
+    '+5',
+    '1e999',
     String((min + max) / 2),
   ];
 }
@@ -44,7 +48,7 @@ describe('parameter form checks', () => {
         for (const text of samples(p.spec)) {
           const form = checkParam(p, text);
           let worker: { ok: true; value: unknown } | { ok: false; message: string };
-          const x = text.trim() === '' ? NaN : Number(text);
+          const x = DECIMAL_NUMBER.test(text) ? Number(text) : NaN;
           try {
             // The form sends numbers; a text that is not one reaches the validator as text.
             const raw = Number.isFinite(x) ? x : text;
@@ -69,6 +73,11 @@ describe('parameter form checks', () => {
       ok: false,
       message: 'the number of seeds must be a whole number from 1 to 1000; got "1001"',
     });
-    expect(checkInteger('k', ' 7 ', 1)).toEqual({ ok: true, value: 7 });
+    expect(checkInteger('k', '7', 1)).toEqual({ ok: true, value: 7 });
+    expect(checkInteger('k', ' 7 ', 1)).toEqual({
+      ok: false,
+      message: 'k must be a whole number from 1; got " 7 "',
+    });
+    expect(checkInteger('k', '0x10', 1).ok).toBe(false);
   });
 });

@@ -6,6 +6,14 @@
  */
 import type { ParamInfo, ParamValue } from '../../../shared/contract';
 
+/**
+ * Plain decimal text, as the validator reads it (core/solvers/params.ts DECIMAL_INTEGER and
+ * DECIMAL_NUMBER; the renderer cannot import core, so test/renderer/params.test.ts checks that
+ * they agree): no '0x10', no ' 5 ', no '+5'.
+ */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+const DECIMAL_NUMBER = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/;
+
 /** What a field holds: text for numbers and enums, a boolean for a checkbox. */
 export type FieldValue = string | boolean;
 
@@ -32,8 +40,8 @@ export function checkParam(p: ParamInfo, raw: FieldValue): Checked {
         : fail(raw);
     case 'int':
     case 'number': {
-      const text = typeof raw === 'string' ? raw.trim() : '';
-      const x = text === '' ? NaN : Number(text);
+      const text = typeof raw === 'string' ? raw : '';
+      const x = DECIMAL_NUMBER.test(text) ? Number(text) : NaN;
       if (!Number.isFinite(x)) return fail(raw);
       if (spec.type === 'int' && !Number.isInteger(x)) return fail(x);
       if (x > spec.max) return fail(x);
@@ -51,8 +59,7 @@ export function checkInteger(
   min: number,
   max: number = Number.MAX_SAFE_INTEGER,
 ): { ok: true; value: number } | { ok: false; message: string } {
-  const t = raw.trim();
-  const x = t === '' ? NaN : Number(t);
+  const x = DECIMAL_INTEGER.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(x) || x < min || x > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `from ${min}` : `from ${min} to ${max}`;
     return {
