@@ -11,6 +11,7 @@
  */
 import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { MAX_SEEDS } from '../core/limits';
 import { describeSpec } from '../core/solvers/params';
 import { getSolver, listSolvers } from '../core/solvers/registry';
 import type { Solver } from '../core/solvers/types';
@@ -36,7 +37,14 @@ export interface RunManagerOptions {
   progressIntervalMs?: number;
   /** Results kept in memory (oldest dropped first; default 50). */
   keepResults?: number;
+  /** Runs that may wait in the queue at once; the next start is refused (default 100). */
+  maxQueued?: number;
+  /** Finished runs (done, failed, cancelled) whose records are kept; older ones are forgotten (default 500). */
+  keepFinished?: number;
 }
+
+export const DEFAULT_MAX_QUEUED = 100;
+export const DEFAULT_KEEP_FINISHED = 500;
 
 export type RunListener = (run: RunInfo) => void;
 
@@ -71,6 +79,8 @@ export class RunManager {
   readonly #bundleRoot: string | null;
   readonly #interval: number;
   readonly #keep: number;
+  readonly #maxQueued: number;
+  readonly #keepFinished: number;
   readonly #runs = new Map<string, Entry>();
   readonly #results = new Map<string, RunResult>();
   readonly #csv = new Map<string, string>();
@@ -83,6 +93,8 @@ export class RunManager {
     this.#bundleRoot = options.bundleRoot;
     this.#interval = options.progressIntervalMs ?? 100;
     this.#keep = options.keepResults ?? 50;
+    this.#maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
+    this.#keepFinished = options.keepFinished ?? DEFAULT_KEEP_FINISHED;
   }
 
   /** Listens to every change of every run; returns the unsubscriber. */
@@ -100,8 +112,25 @@ export class RunManager {
     return this.#runs.get(id)?.info;
   }
 
-  /** Queues a run; fails at once for an unknown dataset or method. */
+  /**
+   * Queues a run; fails at once for an unknown dataset or method, more seeds than MAX_SEEDS,
+   * or a full queue (`maxQueued` runs waiting).
+   */
   start(req: RunStart): RunInfo {
+    if (req.seeds !== undefined && req.seeds > MAX_SEEDS) {
+      throw named(
+        'InvalidRequest',
+        `runs:start: 'seeds' is ${req.seeds}; at most ${MAX_SEEDS} seeds per run are accepted`,
+      );
+    }
+    let queued = 0;
+    for (const e of this.#runs.values()) if (e.info.status === 'queued') queued++;
+    if (queued >= this.#maxQueued) {
+      throw named(
+        'QueueFull',
+        `${queued} runs are already queued (at most ${this.#maxQueued}); wait for some to finish or cancel them`,
+      );
+    }
     const dataset = this.#library.get(req.datasetId);
     if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
     const solver = getSolver(req.method);
@@ -317,6 +346,21 @@ export class RunManager {
       seconds: change.seconds ?? null,
     };
     this.#emit(entry);
+    this.#forgetFinished();
+  }
+
+  /** Forgets the oldest finished runs beyond `keepFinished` (queued and running ones stay). */
+  #forgetFinished(): void {
+    let finished = 0;
+    for (const e of this.#runs.values()) if (e.info.finishedAt !== null) finished++;
+    for (const [id, e] of this.#runs) {
+      if (finished <= this.#keepFinished) break;
+      if (e.info.finishedAt === null) continue;
+      this.#runs.delete(id);
+      this.#results.delete(id);
+      this.#csv.delete(id);
+      finished--;
+    }
   }
 
   #emit(entry: Entry): void {

@@ -358,8 +358,17 @@ export function parseLoadOptions(value: unknown): LoadOptions {
   return out;
 }
 
+/**
+ * Bounds of a run request's parameter record, so that a record echoed to every listener of
+ * the run queue stays small: at most MAX_PARAMS parameters, string values of at most
+ * MAX_PARAM_STRING characters, and MAX_PARAMS_BYTES of JSON in all.
+ */
+export const MAX_PARAMS = 64;
+export const MAX_PARAM_STRING = 1024;
+export const MAX_PARAMS_BYTES = 16 * 1024;
+
 /** Validates a run request's shape; the parameter values themselves are the worker's to check. */
-function parseRunStart(p: unknown): RunStart {
+export function parseRunStart(p: unknown): RunStart {
   const where = 'runs:start';
   const o = expectObject(where, p, [
     'datasetId',
@@ -377,12 +386,35 @@ function parseRunStart(p: unknown): RunStart {
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
     throw invalid(where, "'params' must be an object");
   }
+  const entries = Object.entries(rawParams);
+  if (entries.length > MAX_PARAMS) {
+    throw invalid(
+      where,
+      `'params' has ${entries.length} parameters; at most ${MAX_PARAMS} are accepted`,
+    );
+  }
   const params: Record<string, ParamValue> = {};
-  for (const [name, value] of Object.entries(rawParams)) {
+  for (const [name, value] of entries) {
     if (!['number', 'boolean', 'string'].includes(typeof value)) {
       throw invalid(where, `parameter '${name}' must be a number, boolean or string`);
     }
+    if (name.length > MAX_PARAM_STRING) {
+      throw invalid(where, `a parameter name is longer than ${MAX_PARAM_STRING} characters`);
+    }
+    if (typeof value === 'string' && value.length > MAX_PARAM_STRING) {
+      throw invalid(
+        where,
+        `parameter '${name}' is a string of ${value.length} characters; at most ${MAX_PARAM_STRING} are accepted`,
+      );
+    }
     params[name] = value as ParamValue;
+  }
+  const bytes = JSON.stringify(params).length;
+  if (bytes > MAX_PARAMS_BYTES) {
+    throw invalid(
+      where,
+      `'params' takes ${bytes} bytes as JSON; at most ${MAX_PARAMS_BYTES} are accepted`,
+    );
   }
   const seed = o['seed'];
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
