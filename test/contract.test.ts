@@ -118,7 +118,7 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
   'datasets:remove': { request: { id: entry.id }, responses: [null] },
   'datasets:presence': {
     request: { id: entry.id },
-    responses: [{ n: 3, views: ['a', 'b'], present: [[0, 1, 2], [1]] }],
+    responses: [{ n: 3, views: ['a', 'b'], bits: [Uint8Array.from([7]), Uint8Array.from([2])] }],
   },
   'datasets:generateMissing': {
     request: { id: entry.id, completeFraction: 0.5, seed: 3 },

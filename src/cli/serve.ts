@@ -28,6 +28,8 @@ export const WEB_DIR = join(REPO_ROOT, 'out', 'web');
 export const BUNDLED_DATASETS = [join(REPO_ROOT, 'resources', 'datasets', 'NGs_Per0.5.mat')];
 /** The solver worker's entry, run through tsx (a dependency) so the sources need no build. */
 export const WORKER_ENTRY = join(REPO_ROOT, 'src', 'worker', 'index.ts');
+/** The dataset loader's entry (src/worker/loader.ts), likewise. */
+export const LOADER_ENTRY = join(REPO_ROOT, 'src', 'worker', 'loader.ts');
 
 /** A WorkerHost whose worker is src/worker/index.ts in a forked Node (tests and `serve`). */
 export function sourceWorkerHost(): WorkerHost {
@@ -272,7 +274,10 @@ export async function runServe(argv: string[]): Promise<number> {
     port = p;
   }
 
-  const library = new DatasetLibrary({ bundled: BUNDLED_DATASETS.filter((p) => existsSync(p)) });
+  const library = new DatasetLibrary({
+    bundled: BUNDLED_DATASETS.filter((p) => existsSync(p)),
+    spawnLoader: () => forkWorker(LOADER_ENTRY, ['--import', 'tsx']),
+  });
   const host = sourceWorkerHost();
   const runs = new RunManager({
     host,
@@ -284,6 +289,7 @@ export async function runServe(argv: string[]): Promise<number> {
     server = await startServer({ port, library, staticDir: WEB_DIR, runs });
   } catch (e) {
     host.dispose();
+    library.dispose();
     process.stderr.write(`mvstudio serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
@@ -306,6 +312,7 @@ export async function runServe(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   host.dispose();
+  library.dispose();
   await server.close();
   return 0;
 }

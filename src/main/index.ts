@@ -12,7 +12,7 @@ import { createHandlers } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
 import { RunManager } from '../backend/runs';
 import { WorkerHost } from '../backend/worker-host';
-import { spawnUtilityWorker } from './solver-process';
+import { spawnUtilityLoader, spawnUtilityWorker } from './solver-process';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
 import { loadWindowState, trackWindowState } from './window-state';
@@ -89,7 +89,10 @@ async function start(): Promise<void> {
   const appUrl = rendererUrl();
   lockDown(appUrl);
 
-  const library = new DatasetLibrary({ bundled: bundledDatasets() });
+  const library = new DatasetLibrary({
+    bundled: bundledDatasets(),
+    spawnLoader: spawnUtilityLoader,
+  });
   void library.ready.then(() => {
     for (const f of library.startupFailures) {
       console.error(`could not open bundled dataset ${f.path}: ${f.error.message}`);
@@ -98,7 +101,10 @@ async function start(): Promise<void> {
   let win: BrowserWindow | null = null;
   // Solvers run in a utility process, one run at a time; bundles go to the user-data folder.
   const workers = new WorkerHost({ spawn: spawnUtilityWorker });
-  app.on('will-quit', () => workers.dispose());
+  app.on('will-quit', () => {
+    workers.dispose();
+    library.dispose();
+  });
   const runs = new RunManager({
     host: workers,
     library,

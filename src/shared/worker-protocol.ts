@@ -6,7 +6,8 @@
  */
 import type { SolverStep, ParamValue, Params } from '../core/solvers/types';
 import type { ProtocolKind, ProtocolResult } from '../core/protocol';
-import type { LoadOptions, SerializedError } from './contract';
+import type { DatasetSummary } from '../core/dataset';
+import type { LoadOptions, Presence, SerializedError } from './contract';
 
 export type { ProtocolKind };
 
@@ -26,9 +27,28 @@ export interface RunRequest {
   readonly bundleDir?: string;
 }
 
-export type ToWorker =
-  | { readonly type: 'run'; readonly runId: string; readonly request: RunRequest }
+/**
+ * What the host sends a worker process. `Req` is what one job asks: a `RunRequest` for the
+ * solver worker, a `LoadRequest` for the loader process.
+ */
+export type ToWorker<Req = RunRequest> =
+  | { readonly type: 'run'; readonly runId: string; readonly request: Req }
   | { readonly type: 'cancel'; readonly runId: string };
+
+/** A loader process's job: read a dataset file as the library would open it. */
+export interface LoadRequest {
+  readonly path: string;
+  readonly options: LoadOptions;
+}
+
+/**
+ * What the loader process answers (the `result` of its 'done' message): only what the
+ * library keeps, never the arrays.
+ */
+export interface LoadResult {
+  readonly summary: DatasetSummary;
+  readonly presence: Presence;
+}
 
 export interface Progress {
   /** Which seed of the protocol (1-based) and how many. */

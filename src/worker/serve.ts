@@ -22,19 +22,19 @@ export interface RunHooks {
 }
 
 /** What a run computes: the request in, a plain (structured-clone-safe) result out. */
-export type Executor = (request: RunRequest, hooks: RunHooks) => Promise<unknown>;
+export type Executor<Req = RunRequest> = (request: Req, hooks: RunHooks) => Promise<unknown>;
 
-export interface Port {
+export interface Port<Req = RunRequest> {
   post(message: FromWorker): void;
-  onMessage(listener: (message: ToWorker) => void): void;
+  onMessage(listener: (message: ToWorker<Req>) => void): void;
 }
 
 /** Yields to the event loop (macrotask), so pending messages are delivered. */
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export function serve(port: Port, execute: Executor): void {
+export function serve<Req = RunRequest>(port: Port<Req>, execute: Executor<Req>): void {
   let active: { runId: string; cancelled: boolean } | null = null;
-  const queue: { runId: string; request: RunRequest }[] = [];
+  const queue: { runId: string; request: Req }[] = [];
 
   const runNext = async (): Promise<void> => {
     const next = queue.shift();

@@ -34,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   host?.dispose();
+  library?.dispose();
   await server?.close();
   await rm(dir, { recursive: true, force: true });
 });

@@ -30,6 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   host.dispose();
+  library.dispose();
   rmSync(TMP, { recursive: true, force: true });
 });
 

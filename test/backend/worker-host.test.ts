@@ -123,6 +123,27 @@ describe('WorkerHost', () => {
     expect(spawned.length).toBe(2);
   });
 
+  it('a worker past its memory limit is killed and its run failed with the reason; the next run succeeds', async () => {
+    host = new WorkerHost({
+      memoryLimitBytes: 256 * 1024 ** 2,
+      spawn: () => {
+        const w = forkWorker(FAKE, ['--import', 'tsx']);
+        spawned.push(w);
+        return w;
+      },
+    });
+    const o = await host.run(request('hog')).outcome;
+    expect(o).toEqual({
+      status: 'failed',
+      error: {
+        name: 'MemoryLimit',
+        message: 'the run needed more than 256 MiB; the solver worker was stopped',
+      },
+    });
+    expect((await host.run(request('steps', 2)).outcome).status).toBe('done');
+    expect(spawned.length).toBe(2);
+  });
+
   it('a worker that stops answering is killed and its run failed; the next run succeeds', async () => {
     const h = makeHost(1500);
     const o = await h.run(request('hang')).outcome;

@@ -309,10 +309,11 @@ export function confusionChart(
 /**
  * The presence chart: one row per view, one column per sample (columns merge when there are
  * more samples than pixels: a column is as dark as the share of its samples present), missing
- * in the danger colour. `order` is the sample order (e.g. sorted by pattern).
+ * in the danger colour. `present[v]` is view v's bitset (Presence.bits); `order` is the sample
+ * order (e.g. sorted by pattern).
  */
 export function presenceChart(
-  present: readonly (readonly number[])[],
+  present: readonly Uint8Array[],
   n: number,
   viewNames: readonly string[],
   order: readonly number[],
@@ -338,8 +339,7 @@ export function presenceChart(
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'right';
       for (let v = 0; v < V; v++) {
-        const mask = new Uint8Array(n);
-        for (const i of present[v]!) mask[i] = 1;
+        const bits = present[v]!;
         const y = 2 + v * rowH;
         ctx.fillStyle = missing;
         ctx.fillRect(left, y + 1, plotW, rowH - 2);
@@ -348,7 +348,10 @@ export function presenceChart(
           const from = Math.floor((c * n) / columns);
           const to = Math.max(from + 1, Math.floor(((c + 1) * n) / columns));
           let have = 0;
-          for (let s = from; s < to; s++) have += mask[order[s]!]!;
+          for (let s = from; s < to; s++) {
+            const i = order[s]!;
+            have += (bits[i >> 3]! >> (i & 7)) & 1;
+          }
           const share = have / (to - from);
           if (share === 0) continue;
           ctx.globalAlpha = share;
