@@ -13,6 +13,7 @@
  */
 import { fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { PartAssembler } from '../shared/worker-protocol';
 import type { FromWorker, Progress, RunRequest, ToWorker } from '../shared/worker-protocol';
 import type { SerializedError } from '../shared/contract';
 
@@ -51,6 +52,8 @@ export interface RunHandle {
 interface Job<Req> {
   runId: string;
   request: Req;
+  /** Slices of the result's large arrays received so far. */
+  parts: PartAssembler;
   onProgress: (p: Progress) => void;
   resolve: (o: RunOutcome) => void;
 }
@@ -126,7 +129,7 @@ export class WorkerHost<Req = RunRequest> {
     if (this.#disposed) throw new Error('the worker host was disposed');
     const runId = `run-${process.pid}-${++counter}`;
     const outcome = new Promise<RunOutcome>((resolve) => {
-      this.#queue.push({ runId, request, onProgress, resolve });
+      this.#queue.push({ runId, request, onProgress, resolve, parts: new PartAssembler() });
     });
     this.#pump();
     return { runId, outcome };
@@ -208,9 +211,21 @@ export class WorkerHost<Req = RunRequest> {
       case 'progress':
         job.onProgress(m.progress);
         break;
-      case 'done':
-        this.#finish({ status: 'done', result: m.result });
+      case 'part':
+        job.parts.add(m);
         break;
+      case 'done': {
+        let result: unknown;
+        try {
+          result = job.parts.attach(m.result);
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e);
+          this.#finish({ status: 'failed', error: { name: 'WorkerProtocol', message } });
+          break;
+        }
+        this.#finish({ status: 'done', result });
+        break;
+      }
       case 'cancelled':
         this.#finish({ status: 'cancelled' });
         break;

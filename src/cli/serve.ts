@@ -16,6 +16,7 @@ import { createHandlers, invoke } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
 import { RunManager } from '../backend/runs';
 import { WorkerHost, forkWorker } from '../backend/worker-host';
+import { hostWireJson } from '../backend/wire';
 import { isChannel } from '../shared/contract';
 import type { Envelope, EventName, EventPayload } from '../shared/contract';
 
@@ -366,7 +367,7 @@ function securityHeaders(): Record<string, string> {
 }
 
 function sendEnvelope(res: ServerResponse, status: number, envelope: Envelope<unknown>): void {
-  const body = JSON.stringify(envelope);
+  const body = hostWireJson(envelope);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),

@@ -140,7 +140,27 @@ export interface RunInfo {
   readonly seconds: number | null;
 }
 
-/** Everything the results view draws of a finished run. Plain arrays (JSON-safe). */
+/**
+ * (n,) non-negative codes (clusters, classes) in the narrowest type that holds them: one byte
+ * a sample up to 256 codes (see `compactCodes`).
+ */
+export type CodeArray = Uint8Array | Uint16Array | Int32Array;
+
+/** Codes ≥ 0 in the narrowest of `CodeArray`'s types that holds their largest. */
+export function compactCodes(codes: ArrayLike<number>): CodeArray {
+  let max = 0;
+  for (let i = 0; i < codes.length; i++) if (codes[i]! > max) max = codes[i]!;
+  // The constructors copy a typed array natively; `from` would walk its iterator.
+  if (max < 256) return new Uint8Array(codes);
+  if (max < 65536) return new Uint16Array(codes);
+  return new Int32Array(codes);
+}
+
+/**
+ * Everything the results view draws of a finished run. The per-sample arrays are typed arrays
+ * (structured clone carries them as they are; the web host's JSON as tagged base64, see
+ * ./wire.ts); the rest is plain data.
+ */
 export interface RunResult {
   readonly id: string;
   readonly method: string;
@@ -160,20 +180,20 @@ export interface RunResult {
   /** Seconds per stage, in order. */
   readonly stages: readonly { stage: string; seconds: number }[];
   readonly totalSeconds: number;
-  /** 2-D PCA of the embedding: one point per sample. */
+  /** 2-D PCA of the embedding: one point per sample, x and y (n,) in single precision (drawn only). */
   readonly projection: {
-    readonly x: readonly number[];
-    readonly y: readonly number[];
+    readonly x: Float32Array;
+    readonly y: Float32Array;
     readonly explained: readonly number[];
     readonly dims: number;
   };
   /** (n,) 0-based cluster of each sample (first seed). */
-  readonly clusters: readonly number[];
+  readonly clusters: CodeArray;
   /** (n,) 0-based class code of each sample, and the class values; null without labels. */
-  readonly truth: readonly number[] | null;
+  readonly truth: CodeArray | null;
   readonly classes: readonly (number | string)[] | null;
   /** (n,) number of views each sample is missing from. */
-  readonly missingViews: readonly number[];
+  readonly missingViews: Uint8Array;
   readonly sampleIds: readonly string[] | null;
   /** Classes × clusters after Hungarian alignment; null without labels. */
   readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;

@@ -4,6 +4,7 @@
  * boundary: the executor awaits `hooks.step()` between steps, which yields to the event loop so
  * that a cancel message can arrive, and throws `Cancelled` once it has.
  */
+import { splitLargeArrays } from '../shared/worker-protocol';
 import type { FromWorker, Progress, RunRequest, ToWorker } from '../shared/worker-protocol';
 import { serializeError } from '../shared/contract';
 
@@ -50,7 +51,10 @@ export function serve<Req = RunRequest>(port: Port<Req>, execute: Executor<Req>)
     };
     try {
       const result = await execute(next.request, hooks);
-      port.post({ type: 'done', runId: run.runId, result });
+      // Large arrays go first, in slices, so that the host reads no single huge message.
+      const split = splitLargeArrays(result, run.runId);
+      for (const part of split.parts) port.post(part);
+      port.post({ type: 'done', runId: run.runId, result: split.value });
     } catch (e) {
       if (e instanceof Cancelled) port.post({ type: 'cancelled', runId: run.runId });
       else port.post({ type: 'failed', runId: run.runId, error: serializeError(e) });

@@ -12,7 +12,7 @@ import { RunManager } from '../../src/backend/runs';
 import { WorkerHost, type WorkerProcess } from '../../src/backend/worker-host';
 import { MAX_SEEDS } from '../../src/core/limits';
 import { parseRequest, type RunInfo } from '../../src/shared/contract';
-import type { FromWorker, ToWorker } from '../../src/shared/worker-protocol';
+import type { FromWorker, ToWorker, WorkerRunResult } from '../../src/shared/worker-protocol';
 import { fakeLoader } from '../helpers/fake-dataset';
 
 let dir: string;
@@ -27,8 +27,46 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A worker that never answers (`silent`) or fails every run at once. */
-function standIn(mode: 'silent' | 'fail'): () => WorkerProcess {
+/** n samples' worth of a finished run, as the worker answers it. */
+function workerResult(n: number): WorkerRunResult {
+  const labels = new Int32Array(n).map((_, i) => i % 3);
+  return {
+    method: 'kmeans-concat',
+    params: {},
+    k: 3,
+    result: {
+      labels,
+      perSeed: [],
+      metrics: {},
+      objective: [1],
+      iterations: 1,
+      converged: true,
+      notes: [],
+      seeds: [1],
+    },
+    timings: { total_s: 0, load_s: 0, solve_s: 0, kmeans_s: 0 },
+    bundle: null,
+    view: {
+      stageSeconds: {},
+      traces: {},
+      projection: {
+        x: new Float32Array(n),
+        y: new Float32Array(n),
+        explained: [0, 0],
+        exact: true,
+        dims: 2,
+      },
+      missingViews: new Uint8Array(n),
+      truth: { codes: Uint8Array.from(labels), classes: [1, 2, 3] },
+      confusion: null,
+      sampleIds: null,
+      diagnostics: {},
+    },
+  };
+}
+
+/** A worker that never answers (`silent`), fails every run, or answers a 100 000-sample result. */
+function standIn(mode: 'silent' | 'fail' | 'done'): () => WorkerProcess {
   return () => {
     let listener: (m: FromWorker) => void = () => {};
     return {
@@ -36,6 +74,10 @@ function standIn(mode: 'silent' | 'fail'): () => WorkerProcess {
         if (mode === 'fail' && m.type === 'run') {
           const error = { name: 'Error', message: 'stand-in failure' };
           setImmediate(() => listener({ type: 'failed', runId: m.runId, error }));
+        }
+        if (mode === 'done' && m.type === 'run') {
+          const result = workerResult(100_000);
+          setImmediate(() => listener({ type: 'done', runId: m.runId, result }));
         }
       },
       onMessage: (l) => {
@@ -49,8 +91,8 @@ function standIn(mode: 'silent' | 'fail'): () => WorkerProcess {
 }
 
 async function manager(
-  mode: 'silent' | 'fail',
-  options: { maxQueued?: number; keepFinished?: number } = {},
+  mode: 'silent' | 'fail' | 'done',
+  options: { maxQueued?: number; keepFinished?: number; keepResultBytes?: number } = {},
 ): Promise<{ runs: RunManager; host: WorkerHost; datasetId: string }> {
   const library = new DatasetLibrary({ load: fakeLoader() });
   const { id } = await library.open(file);
@@ -109,6 +151,32 @@ describe('run limits', () => {
     await allEnded;
     expect(runs.list().map((r) => r.id)).toEqual(ids.slice(2));
     expect(() => runs.result(ids[0]!)).toThrow(`no run has the id '${ids[0]}'`);
+    host.dispose();
+  });
+
+  it('keeps results within a byte budget, oldest dropped first, with a clear error after', async () => {
+    // One result: 100 000 samples of arrays, ~1.1 MB (Float32 x, y; one-byte codes).
+    const { runs, host, datasetId } = await manager('done', { keepResultBytes: 2.5 * 1024 ** 2 });
+    const done = new Set<string>();
+    const allDone = new Promise<void>((resolve) => {
+      runs.subscribe((r: RunInfo) => {
+        if (r.status === 'done') done.add(r.id);
+        if (done.size === 4) resolve();
+      });
+    });
+    const ids = Array.from(
+      { length: 4 },
+      () =>
+        runs.start({ datasetId, method: 'kmeans-concat', params: {}, seed: 1, protocol: 'single' })
+          .id,
+    );
+    await allDone;
+    expect(runs.result(ids[3]!).clusters).toHaveLength(100_000);
+    expect(runs.result(ids[2]!).clusters).toHaveLength(100_000);
+    expect(() => runs.result(ids[0]!)).toThrow(
+      `the result of run ${ids[0]} is no longer kept in memory (the last 50 results, at most 2.5 MiB, are kept); run it again to see it`,
+    );
+    expect(runs.list()).toHaveLength(4);
     host.dispose();
   });
 

@@ -157,13 +157,14 @@ const MARKERS = [
   'rectRounded',
 ] as const;
 
+/** RunResult's per-sample arrays (typed arrays from the host, plain arrays in tests). */
 export interface ScatterData {
-  readonly x: readonly number[];
-  readonly y: readonly number[];
-  readonly clusters: readonly number[];
-  readonly truth: readonly number[] | null;
+  readonly x: ArrayLike<number>;
+  readonly y: ArrayLike<number>;
+  readonly clusters: ArrayLike<number>;
+  readonly truth: ArrayLike<number> | null;
   readonly classes: readonly (number | string)[] | null;
-  readonly missingViews: readonly number[];
+  readonly missingViews: ArrayLike<number>;
   readonly sampleIds: readonly string[] | null;
 }
 
@@ -180,7 +181,8 @@ export function scatterChart(d: ScatterData, dark: boolean): Attachment<HTMLCanv
     const t = theme();
     const n = d.x.length;
     const stride = Math.max(1, Math.ceil(n / SCATTER_MAX_POINTS));
-    const k = d.clusters.reduce((a, c) => Math.max(a, c + 1), 0);
+    let k = 0;
+    for (let i = 0; i < d.clusters.length; i++) k = Math.max(k, d.clusters[i]! + 1);
     type P = ScatterDataPoint & { i: number };
     const byCluster: P[][] = Array.from({ length: k }, () => []);
     for (let i = 0; i < n; i += stride)
