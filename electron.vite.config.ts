@@ -2,6 +2,7 @@
  * electron-vite: the three Electron bundles.
  *   main     -> out/main/index.js    (ESM, like package.json "type": "module")
  *               out/main/worker.js   (the solver worker, started as a utilityProcess)
+ *               out/main/loader.js   (the dataset loader, likewise)
  *   preload  -> out/preload/index.cjs (CommonJS: a sandboxed preload cannot be an ES module)
  *   renderer -> out/renderer/         (Svelte; the same sources as vite.web.config.ts)
  */
@@ -14,9 +15,13 @@ const svelteConfig = fileURLToPath(new URL('./svelte.config.js', import.meta.url
 export default defineConfig({
   main: {
     build: {
-      // Two entries: the main process and the solver worker (a utilityProcess).
+      // Three entries: the main process, the solver worker and the loader (utilityProcesses).
       rolldownOptions: {
-        input: { index: 'src/main/index.ts', worker: 'src/worker/index.ts' },
+        input: {
+          index: 'src/main/index.ts',
+          worker: 'src/worker/index.ts',
+          loader: 'src/worker/loader.ts',
+        },
         output: { format: 'es' },
       },
     },

@@ -8,6 +8,7 @@ import {
   reviveError,
   serializeError,
 } from '../src/shared/contract';
+import { fromWireJson, toWireJson } from '../src/shared/wire';
 import type {
   Channel,
   DatasetEntry,
@@ -91,11 +92,16 @@ const result: RunResult = {
   notes: [],
   stages: [{ stage: 'load', seconds: 0.1 }],
   totalSeconds: 0.2,
-  projection: { x: [0, 1, 2, 3], y: [1, 0, 1, 0], explained: [0.8, 0.2], dims: 2 },
-  clusters: [0, 0, 1, 1],
-  truth: [0, 1, 1, 1],
+  projection: {
+    x: Float32Array.from([0, 1, 2, 3]),
+    y: Float32Array.from([1, 0, 1, 0]),
+    explained: [0.8, 0.2],
+    dims: 2,
+  },
+  clusters: Uint8Array.from([0, 0, 1, 1]),
+  truth: Uint8Array.from([0, 1, 1, 1]),
   classes: [1, 2],
-  missingViews: [0, 1, 0, 0],
+  missingViews: Uint8Array.from([0, 1, 0, 0]),
   sampleIds: null,
   confusion: {
     counts: [
@@ -118,7 +124,7 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
   'datasets:remove': { request: { id: entry.id }, responses: [null] },
   'datasets:presence': {
     request: { id: entry.id },
-    responses: [{ n: 3, views: ['a', 'b'], present: [[0, 1, 2], [1]] }],
+    responses: [{ n: 3, views: ['a', 'b'], bits: [Uint8Array.from([7]), Uint8Array.from([2])] }],
   },
   'datasets:generateMissing': {
     request: { id: entry.id, completeFraction: 0.5, seed: 3 },
@@ -198,7 +204,7 @@ describe('contract', () => {
     expect(isEventName('datasets:list')).toBe(false);
   });
 
-  it('example values survive structured clone and JSON', () => {
+  it('example values survive structured clone and the web host’s JSON (typed arrays tagged)', () => {
     for (const channel of CHANNELS) {
       const { request, responses } = EXAMPLES[channel];
       expect(structuredClone(request)).toEqual(request);
@@ -206,7 +212,7 @@ describe('contract', () => {
       for (const response of responses) {
         const envelope: Envelope<unknown> = { ok: true, value: response };
         expect(structuredClone(envelope)).toEqual(envelope);
-        expect(JSON.parse(JSON.stringify(envelope))).toEqual(envelope);
+        expect(fromWireJson(toWireJson(envelope))).toStrictEqual(envelope);
       }
     }
     for (const payload of Object.values(EVENT_EXAMPLES)) {

@@ -1,5 +1,6 @@
 /** Every host–worker message survives structured clone (what 'advanced' IPC and utilityProcess use). */
 import { describe, expect, it } from 'vitest';
+import { PART_BYTES, PartAssembler, splitLargeArrays } from '../src/shared/worker-protocol';
 import type { FromWorker, ToWorker } from '../src/shared/worker-protocol';
 
 const request = {
@@ -46,4 +47,30 @@ describe('worker protocol', () => {
       }
     },
   );
+});
+
+describe('large result arrays in parts', () => {
+  it('split into ≤ 1 MiB slices and put back bit for bit; small arrays stay in place', () => {
+    const big = Float64Array.from({ length: 300_000 }, (_, i) => i / 3);
+    const value = {
+      view: { projection: { x: new Float32Array(big), y: [big.subarray(1)] } },
+      small: Uint8Array.from([1, 2, 3]),
+      n: 3,
+    };
+    const { value: skeleton, parts } = splitLargeArrays(value, 'r1');
+    expect(parts.every((p) => p.bytes.byteLength <= PART_BYTES && p.runId === 'r1')).toBe(true);
+    expect(parts).toHaveLength(2 + 3); // 1.2 MB and 2.4 MB
+    expect(skeleton).toEqual({
+      view: { projection: { x: { $part: 0 }, y: [{ $part: 1 }] } },
+      small: Uint8Array.from([1, 2, 3]),
+      n: 3,
+    });
+    const assembler = new PartAssembler();
+    for (const p of structuredClone(parts)) assembler.add(p);
+    expect(assembler.attach(structuredClone(skeleton))).toStrictEqual(value);
+    expect(() => new PartAssembler().attach(skeleton)).toThrow("the worker's result lacks part 0");
+    const partial = new PartAssembler();
+    partial.add(parts[0]!);
+    expect(() => partial.attach(skeleton)).toThrow("the worker's result lacks part 1");
+  });
 });

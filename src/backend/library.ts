@@ -5,20 +5,48 @@
  *
  * Only summaries are kept. The arrays themselves are re-read from the path by whoever needs
  * them (the solver worker), so the library stays small whatever the datasets' size.
+ *
+ * Files are read in a loader process (src/worker/loader.ts, behind a WorkerHost), not in the
+ * host: a file that crashes the reader or makes it allocate without bound kills the loader,
+ * never the app. The loader answers the summary and the presence bitsets only; past
+ * `memoryLimitBytes` of resident memory it is killed and the open fails with that reason. A
+ * crashed or killed loader is replaced at the next open.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { summarize } from '../core/dataset';
 import type { MultiViewDataset } from '../core/dataset';
+import { presenceBits, reviveError } from '../shared/contract';
 import type { DatasetEntry, LoadOptions, Presence } from '../shared/contract';
-import { loadDataset } from '../io/load';
+import type { LoadRequest, LoadResult } from '../shared/worker-protocol';
+import {
+  DEFAULT_MEMORY_LIMIT_BYTES,
+  WorkerHost,
+  forkWorker,
+  memoryLimitFromEnv,
+  type WorkerProcess,
+} from './worker-host';
 
+/** Reads a dataset in this process (tests inject a fake). */
 export type Loader = (path: string, options: LoadOptions) => Promise<MultiViewDataset>;
 
 export interface LibraryOptions {
-  /** Reads a dataset; defaults to `loadDataset` from src/io/load.ts. Tests inject a fake. */
+  /**
+   * Reads a dataset in this process instead of the loader process. Tests inject a fake; no
+   * host should (a bad file would take it down).
+   */
   load?: Loader;
+  /**
+   * Starts a loader process (src/worker/loader.ts); default: that file forked under tsx,
+   * found beside this module (the sources). Electron passes a utilityProcess, the bundled CLI
+   * its own path.
+   */
+  spawnLoader?: () => WorkerProcess<LoadRequest>;
+  /** Resident memory past which the loader is stopped (default MVSTUDIO_MEMORY_LIMIT, else 1.5 GiB). */
+  memoryLimitBytes?: number;
   /** Paths of the datasets shipped with the app, opened at start and marked `bundled`. */
   bundled?: readonly string[];
 }
@@ -29,8 +57,24 @@ export interface StartupFailure {
   readonly error: Error;
 }
 
+/** The loader entry in the sources, next to this module's folder. */
+const SOURCE_LOADER = fileURLToPath(new URL('../worker/loader.ts', import.meta.url));
+
+/** What the library keeps of a dataset read in this process (the loader answers the same). */
+export function describeLoaded(dataset: MultiViewDataset): LoadResult {
+  return {
+    summary: summarize(dataset),
+    presence: {
+      n: dataset.n,
+      views: dataset.views.map((v) => v.name),
+      bits: dataset.views.map((v) => presenceBits(dataset.n, v.present)),
+    },
+  };
+}
+
 export class DatasetLibrary {
-  readonly #load: Loader;
+  readonly #load: (path: string, options: LoadOptions) => Promise<LoadResult>;
+  readonly #loader: WorkerHost<LoadRequest> | null = null;
   readonly #entries = new Map<string, DatasetEntry>();
   /** Which samples each view holds, per entry (small: at most n indices per view). */
   readonly #presence = new Map<string, Presence>();
@@ -41,7 +85,21 @@ export class DatasetLibrary {
   readonly ready: Promise<void>;
 
   constructor(options: LibraryOptions = {}) {
-    this.#load = options.load ?? loadDataset;
+    const inProcess = options.load;
+    if (inProcess) {
+      this.#load = async (path, o) => describeLoaded(await inProcess(path, o));
+    } else {
+      const loader = new WorkerHost<LoadRequest>({
+        spawn: options.spawnLoader ?? spawnSourceLoader,
+        stallMs: null,
+        memoryLimitBytes:
+          options.memoryLimitBytes ?? memoryLimitFromEnv() ?? DEFAULT_MEMORY_LIMIT_BYTES,
+        processName: 'loader',
+        activity: 'loading',
+      });
+      this.#loader = loader;
+      this.#load = (path, o) => loadInProcess(loader, path, o);
+    }
     const bundled = options.bundled ?? [];
     // Sequential, so that the list order is the order given.
     this.ready = bundled.reduce<Promise<void>>(
@@ -78,6 +136,11 @@ export class DatasetLibrary {
    */
   open(path: string, options: LoadOptions = {}): Promise<DatasetEntry> {
     return this.#open(path, options, false);
+  }
+
+  /** Stops the loader process (opens after this fail). */
+  dispose(): void {
+    this.#loader?.dispose();
   }
 
   /** Forgets a dataset; returns false when no dataset has that id. */
@@ -120,15 +183,41 @@ export class DatasetLibrary {
     bundled: boolean,
   ): Promise<DatasetEntry> {
     await assertExists(path);
-    const dataset = await this.#load(path, options);
-    const entry: DatasetEntry = { id, path, options, summary: summarize(dataset), bundled };
-    this.#presence.set(id, {
-      n: dataset.n,
-      views: dataset.views.map((v) => v.name),
-      present: dataset.views.map((v) => Array.from(v.present)),
-    });
+    const { summary, presence } = await this.#load(path, options);
+    const entry: DatasetEntry = { id, path, options, summary, bundled };
+    this.#presence.set(id, presence);
     this.#entries.set(id, entry);
     return entry;
+  }
+}
+
+function spawnSourceLoader(): WorkerProcess<LoadRequest> {
+  if (!existsSync(SOURCE_LOADER)) {
+    throw new Error(`the loader entry ${SOURCE_LOADER} is missing: the host must pass spawnLoader`);
+  }
+  return forkWorker<LoadRequest>(SOURCE_LOADER, ['--import', 'tsx']);
+}
+
+/**
+ * One open through the loader process. The loader's own errors (DataError, MatReadError, ...)
+ * come back as they were thrown; a loader that crashed or was stopped is named with the file.
+ */
+async function loadInProcess(
+  loader: WorkerHost<LoadRequest>,
+  path: string,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  const outcome = await loader.run({ path, options }).outcome;
+  switch (outcome.status) {
+    case 'done':
+      return outcome.result as LoadResult;
+    case 'cancelled':
+      throw new Error(`${path}: loading was cancelled`);
+    case 'failed': {
+      const { error } = outcome;
+      const own = error.name === 'WorkerCrashed' || error.name === 'MemoryLimit';
+      throw reviveError(own ? { ...error, message: `${path}: ${error.message}` } : error);
+    }
   }
 }
 

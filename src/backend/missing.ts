@@ -12,7 +12,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRng } from '../core/random';
-import type { Presence } from '../shared/contract';
+import { isPresent, type Presence } from '../shared/contract';
 import { writeNpz } from '../io/npz-write';
 
 /** The protocol as the app states it to the user. */
@@ -32,8 +32,8 @@ export function generateMask(presence: Presence, fraction: number, seed: number)
   }
   if (V < 2) throw new RangeError('a dataset with one view cannot lose views');
   const mask = new Uint8Array(n * V);
-  presence.present.forEach((idx, v) => {
-    for (const i of idx) mask[i * V + v] = 1;
+  presence.bits.forEach((bits, v) => {
+    for (let i = 0; i < n; i++) if (isPresent(bits, i)) mask[i * V + v] = 1;
   });
   const rng = createRng(seed);
   const complete: number[] = [];

@@ -11,10 +11,12 @@
  */
 import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { MAX_SEEDS } from '../core/limits';
 import { describeSpec } from '../core/solvers/params';
 import { getSolver, listSolvers } from '../core/solvers/registry';
 import type { Solver } from '../core/solvers/types';
 import { writeFileAtomic } from '../io/atomic';
+import { compactCodes } from '../shared/contract';
 import type {
   MethodInfo,
   RunInfo,
@@ -25,7 +27,7 @@ import type {
 } from '../shared/contract';
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
 import type { DatasetLibrary } from './library';
-import type { WorkerHost } from './worker-host';
+import { formatBytes, type WorkerHost } from './worker-host';
 
 export interface RunManagerOptions {
   host: WorkerHost;
@@ -36,7 +38,21 @@ export interface RunManagerOptions {
   progressIntervalMs?: number;
   /** Results kept in memory (oldest dropped first; default 50). */
   keepResults?: number;
+  /**
+   * Bytes of results kept in memory (their arrays and labels CSV; oldest dropped first;
+   * default DEFAULT_KEEP_RESULT_BYTES).
+   */
+  keepResultBytes?: number;
+  /** Runs that may wait in the queue at once; the next start is refused (default 100). */
+  maxQueued?: number;
+  /** Finished runs (done, failed, cancelled) whose records are kept; older ones are forgotten (default 500). */
+  keepFinished?: number;
 }
+
+export const DEFAULT_MAX_QUEUED = 100;
+/** The result store's budget: 256 MiB (a 10^6-sample result takes ~11 MB). */
+export const DEFAULT_KEEP_RESULT_BYTES = 256 * 1024 ** 2;
+export const DEFAULT_KEEP_FINISHED = 500;
 
 export type RunListener = (run: RunInfo) => void;
 
@@ -71,9 +87,14 @@ export class RunManager {
   readonly #bundleRoot: string | null;
   readonly #interval: number;
   readonly #keep: number;
+  readonly #keepBytes: number;
+  readonly #maxQueued: number;
+  readonly #keepFinished: number;
   readonly #runs = new Map<string, Entry>();
   readonly #results = new Map<string, RunResult>();
-  readonly #csv = new Map<string, string>();
+  /** What each kept result takes (resultBytes), and their sum. */
+  readonly #resultBytes = new Map<string, number>();
+  #storedBytes = 0;
   readonly #listeners = new Set<RunListener>();
   #counter = 0;
 
@@ -83,6 +104,9 @@ export class RunManager {
     this.#bundleRoot = options.bundleRoot;
     this.#interval = options.progressIntervalMs ?? 100;
     this.#keep = options.keepResults ?? 50;
+    this.#keepBytes = options.keepResultBytes ?? DEFAULT_KEEP_RESULT_BYTES;
+    this.#maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
+    this.#keepFinished = options.keepFinished ?? DEFAULT_KEEP_FINISHED;
   }
 
   /** Listens to every change of every run; returns the unsubscriber. */
@@ -100,8 +124,25 @@ export class RunManager {
     return this.#runs.get(id)?.info;
   }
 
-  /** Queues a run; fails at once for an unknown dataset or method. */
+  /**
+   * Queues a run; fails at once for an unknown dataset or method, more seeds than MAX_SEEDS,
+   * or a full queue (`maxQueued` runs waiting).
+   */
   start(req: RunStart): RunInfo {
+    if (req.seeds !== undefined && req.seeds > MAX_SEEDS) {
+      throw named(
+        'InvalidRequest',
+        `runs:start: 'seeds' is ${req.seeds}; at most ${MAX_SEEDS} seeds per run are accepted`,
+      );
+    }
+    let queued = 0;
+    for (const e of this.#runs.values()) if (e.info.status === 'queued') queued++;
+    if (queued >= this.#maxQueued) {
+      throw named(
+        'QueueFull',
+        `${queued} runs are already queued (at most ${this.#maxQueued}); wait for some to finish or cancel them`,
+      );
+    }
     const dataset = this.#library.get(req.datasetId);
     if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
     const solver = getSolver(req.method);
@@ -182,16 +223,18 @@ export class RunManager {
     const info = this.#runs.get(id)?.info;
     if (!info) throw named('NotFound', `no run has the id '${id}'`);
     if (info.status !== 'done') throw named('NotReady', `run ${id} is ${info.status}: no result`);
-    throw named('NotFound', `the result of run ${id} is no longer kept in memory`);
+    throw named(
+      'NotFound',
+      `the result of run ${id} is no longer kept in memory (the last ${this.#keep} results, ` +
+        `at most ${formatBytes(this.#keepBytes)}, are kept); run it again to see it`,
+    );
   }
 
   /** Writes labels.csv of a finished run to `path` atomically; returns the data rows written. */
   async exportLabels(id: string, path: string): Promise<{ path: string; rows: number }> {
-    this.result(id);
-    const csv = this.#csv.get(id);
-    if (csv === undefined) throw named('NotFound', `the labels of run ${id} are no longer kept`);
-    await writeFileAtomic(path, csv);
-    return { path, rows: csv.trimEnd().split('\n').length - 1 };
+    const result = this.result(id);
+    await writeFileAtomic(path, await labelsCsvOf(result));
+    return { path, rows: result.clusters.length };
   }
 
   /**
@@ -273,28 +316,38 @@ export class RunManager {
       stages: Object.entries(v.stageSeconds).map(([stage, seconds]) => ({ stage, seconds })),
       totalSeconds: r.timings.total_s,
       projection: {
-        x: Array.from(v.projection.x),
-        y: Array.from(v.projection.y),
+        x: v.projection.x,
+        y: v.projection.y,
         explained: [...v.projection.explained],
         dims: v.projection.dims,
       },
-      clusters: Array.from(r.result.labels),
-      truth: v.truth ? Array.from(v.truth.codes) : null,
+      clusters: compactCodes(r.result.labels),
+      truth: v.truth ? v.truth.codes : null,
       classes: v.truth ? [...v.truth.classes] : null,
-      missingViews: Array.from(v.missingViews),
+      missingViews: v.missingViews,
       sampleIds: v.sampleIds,
       confusion: v.confusion,
       diagnostics: plain(v.diagnostics) as Record<string, unknown>,
       bundle: r.bundle,
     };
     this.#results.set(id, result);
-    this.#csv.set(id, v.labelsCsv);
-    while (this.#results.size > this.#keep) {
-      const oldest = this.#results.keys().next().value as string;
-      this.#results.delete(oldest);
-      this.#csv.delete(oldest);
+    const bytes = resultBytes(result);
+    this.#resultBytes.set(id, bytes);
+    this.#storedBytes += bytes;
+    // Oldest first; the newest result stays even alone over the budget (it was just asked for).
+    while (
+      this.#results.size > 1 &&
+      (this.#results.size > this.#keep || this.#storedBytes > this.#keepBytes)
+    ) {
+      this.#dropResult(this.#results.keys().next().value as string);
     }
     this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
+  }
+
+  #dropResult(id: string): void {
+    this.#results.delete(id);
+    this.#storedBytes -= this.#resultBytes.get(id) ?? 0;
+    this.#resultBytes.delete(id);
   }
 
   #end(
@@ -317,6 +370,20 @@ export class RunManager {
       seconds: change.seconds ?? null,
     };
     this.#emit(entry);
+    this.#forgetFinished();
+  }
+
+  /** Forgets the oldest finished runs beyond `keepFinished` (queued and running ones stay). */
+  #forgetFinished(): void {
+    let finished = 0;
+    for (const e of this.#runs.values()) if (e.info.finishedAt !== null) finished++;
+    for (const [id, e] of this.#runs) {
+      if (finished <= this.#keepFinished) break;
+      if (e.info.finishedAt === null) continue;
+      this.#runs.delete(id);
+      this.#dropResult(id);
+      finished--;
+    }
   }
 
   #emit(entry: Entry): void {
@@ -329,6 +396,54 @@ export class RunManager {
       }
     }
   }
+}
+
+/**
+ * About what a kept result takes in memory: its typed arrays, its strings (two bytes a
+ * character) and eight bytes a number of the small parts.
+ */
+export function resultBytes(r: RunResult): number {
+  let bytes = 1024;
+  for (const a of [r.projection.x, r.projection.y, r.clusters, r.truth, r.missingViews]) {
+    bytes += a?.byteLength ?? 0;
+  }
+  for (const id of r.sampleIds ?? []) bytes += 2 * id.length + 16;
+  for (const t of Object.values(r.traces)) bytes += 8 * t.length;
+  bytes += 8 * (r.objective.length + (r.confusion?.counts.length ?? 0) ** 2);
+  bytes += 2 * JSON.stringify(r.diagnostics).length;
+  return bytes;
+}
+
+/** Rows of labels.csv built per turn of the event loop. */
+const CSV_ROWS_PER_TURN = 50_000;
+
+/**
+ * labels.csv of a kept result, as the bundle's (io/bundle.ts `labelsCsv`): `sample_id,cluster`
+ * and `true_label` when there are labels, clusters 1-based, classes as their original values.
+ * Built from the result's arrays a slice at a time, so a 10^6-sample export does not block
+ * the host.
+ */
+export async function labelsCsvOf(r: RunResult): Promise<string> {
+  const { clusters, truth, classes, sampleIds } = r;
+  const labelled = truth !== null && classes !== null;
+  const chunks = [labelled ? 'sample_id,cluster,true_label\n' : 'sample_id,cluster\n'];
+  for (let from = 0; from < clusters.length; from += CSV_ROWS_PER_TURN) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    const lines: string[] = [];
+    for (let i = from; i < Math.min(clusters.length, from + CSV_ROWS_PER_TURN); i++) {
+      let line = `${csvField(sampleIds?.[i] ?? i + 1)},${clusters[i]! + 1}`;
+      if (labelled) line += `,${csvField(classes[truth[i]!]!)}`;
+      lines.push(line);
+    }
+    chunks.push(lines.join('\n') + '\n');
+  }
+  return chunks.join('');
+}
+
+/** A CSV field, quoted when it holds a comma, quote or line break (as io/bundle.ts writes). */
+function csvField(v: string | number): string {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** Typed arrays and other array-likes as plain arrays, recursively: JSON-safe diagnostics. */

@@ -24,6 +24,7 @@ import { createHandlers, invoke } from '../backend/handlers';
 import { DatasetLibrary } from '../backend/library';
 import { RunManager } from '../backend/runs';
 import { WorkerHost, forkWorker } from '../backend/worker-host';
+import { hostWireParts } from '../backend/wire';
 import { isChannel } from '../shared/contract';
 import type { Envelope, EventName, EventPayload } from '../shared/contract';
 
@@ -41,6 +42,8 @@ export const WEB_DIR = join(REPO_ROOT, 'out', 'web');
 export const BUNDLED_DATASETS = [join(REPO_ROOT, 'resources', 'datasets', 'NGs_Per0.5.mat')];
 /** The solver worker's entry, run through tsx (a dependency) so the sources need no build. */
 export const WORKER_ENTRY = join(REPO_ROOT, 'src', 'worker', 'index.ts');
+/** The dataset loader's entry (src/worker/loader.ts), likewise. */
+export const LOADER_ENTRY = join(REPO_ROOT, 'src', 'worker', 'loader.ts');
 
 /** A WorkerHost whose worker is src/worker/index.ts in a forked Node (tests and `serve`). */
 export function sourceWorkerHost(): WorkerHost {
@@ -356,7 +359,10 @@ export async function runServe(argv: string[]): Promise<number> {
     port = p;
   }
 
-  const library = new DatasetLibrary({ bundled: BUNDLED_DATASETS.filter((p) => existsSync(p)) });
+  const library = new DatasetLibrary({
+    bundled: BUNDLED_DATASETS.filter((p) => existsSync(p)),
+    spawnLoader: () => forkWorker(LOADER_ENTRY, ['--import', 'tsx']),
+  });
   // One private folder (random name, 0700) for the run bundles and generated masks, removed
   // at exit: a predictable name could be a symlink or folder planted by another user.
   const privateRoot = await makePrivateTemp('mvstudio-serve-');
@@ -374,6 +380,7 @@ export async function runServe(argv: string[]): Promise<number> {
   } catch (e) {
     host.dispose();
     await rm(privateRoot, { recursive: true, force: true });
+    library.dispose();
     process.stderr.write(`mvstudio serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
@@ -396,6 +403,7 @@ export async function runServe(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   host.dispose();
+  library.dispose();
   await server.close();
   await rm(privateRoot, { recursive: true, force: true });
   return 0;
@@ -444,15 +452,26 @@ function securityHeaders(): Record<string, string> {
   };
 }
 
-function sendEnvelope(res: ServerResponse, status: number, envelope: Envelope<unknown>): void {
-  const body = JSON.stringify(envelope);
+/**
+ * The Envelope as JSON with typed arrays as tagged base64, encoded a slice per turn of the
+ * event loop (backend/wire.ts) so a 10^6-sample result never holds up other requests.
+ */
+async function sendEnvelope(
+  res: ServerResponse,
+  status: number,
+  envelope: Envelope<unknown>,
+): Promise<void> {
+  const parts = await hostWireParts(envelope);
+  let length = 0;
+  for (const part of parts) length += Buffer.byteLength(part);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': length,
     'Cache-Control': 'no-store',
     ...securityHeaders(),
   });
-  res.end(body);
+  for (const part of parts) res.write(part);
+  res.end();
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -25,7 +25,7 @@ import { RunManager } from '../backend/runs';
 import { WorkerHost } from '../backend/worker-host';
 import { removeStaleTemporaries } from '../io/atomic';
 import { DROPPED_PATH_MESSAGE } from '../shared/contract';
-import { spawnUtilityWorker } from './solver-process';
+import { spawnUtilityLoader, spawnUtilityWorker } from './solver-process';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
 import { loadWindowState, trackWindowState } from './window-state';
@@ -152,7 +152,7 @@ async function start(): Promise<void> {
     readGrants.allow(path).catch((e: unknown) => console.error(e));
   });
 
-  const library = new DatasetLibrary({ bundled });
+  const library = new DatasetLibrary({ bundled, spawnLoader: spawnUtilityLoader });
   void library.ready.then(() => {
     for (const f of library.startupFailures) {
       console.error(`could not open bundled dataset ${f.path}: ${f.error.message}`);
@@ -161,7 +161,10 @@ async function start(): Promise<void> {
   let win: BrowserWindow | null = null;
   // Solvers run in a utility process, one run at a time; bundles go to the user-data folder.
   const workers = new WorkerHost({ spawn: spawnUtilityWorker });
-  app.on('will-quit', () => workers.dispose());
+  app.on('will-quit', () => {
+    workers.dispose();
+    library.dispose();
+  });
   const bundleRoot = join(userData, 'runs');
   // A bundle write killed mid-way leaves a `.tmp-*` folder behind.
   await removeStaleTemporaries(bundleRoot).catch(() => 0);

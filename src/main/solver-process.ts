@@ -1,21 +1,34 @@
 /**
- * The solver worker under Electron: a utilityProcess (a Node child without the renderer's
- * privileges) running out/main/worker.js, seen by the backend as a `WorkerProcess`. The worker
- * side talks through `process.parentPort` (src/worker/port.ts). It starts under the same V8
- * options as the forked worker of the web host (SOLVER_V8_FLAGS).
+ * The solver worker and the dataset loader under Electron: utilityProcesses (Node children
+ * without the renderer's privileges) running out/main/worker.js and out/main/loader.js, seen
+ * by the backend as `WorkerProcess`es. The child side talks through `process.parentPort`
+ * (src/worker/port.ts). Both start under the same V8 options as the forked workers of the web
+ * host (SOLVER_V8_FLAGS).
  */
 import { utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { SOLVER_V8_FLAGS, type WorkerProcess } from '../backend/worker-host';
-import type { FromWorker } from '../shared/worker-protocol';
+import type { FromWorker, LoadRequest, RunRequest } from '../shared/worker-protocol';
 
-export function spawnUtilityWorker(): WorkerProcess {
-  const child = utilityProcess.fork(join(import.meta.dirname, 'worker.js'), [], {
-    serviceName: 'Multiview Studio solver',
+export function spawnUtilityWorker(): WorkerProcess<RunRequest> {
+  return spawnUtility<RunRequest>('worker.js', 'Multiview Studio solver');
+}
+
+export function spawnUtilityLoader(): WorkerProcess<LoadRequest> {
+  return spawnUtility<LoadRequest>('loader.js', 'Multiview Studio loader');
+}
+
+function spawnUtility<Req>(entry: string, serviceName: string): WorkerProcess<Req> {
+  const child = utilityProcess.fork(join(import.meta.dirname, entry), [], {
+    serviceName,
     execArgv: [...SOLVER_V8_FLAGS],
     stdio: 'inherit',
   });
   return {
+    // Known once the process has spawned; the memory watchdog reads it at each poll.
+    get pid() {
+      return child.pid;
+    },
     send: (message) => child.postMessage(message),
     onMessage: (listener) => child.on('message', (m: unknown) => listener(m as FromWorker)),
     onExit: (listener) => child.once('exit', (code) => listener(`exit code ${code}`)),

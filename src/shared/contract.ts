@@ -39,12 +39,33 @@ export interface DatasetEntry {
   readonly bundled: boolean;
 }
 
-/** Which samples each view holds: the data of the presence chart. */
+/**
+ * Which samples each view holds: the data of the presence chart. One bitset per view (n / 8
+ * bytes, not n numbers), so a 10^6-sample dataset's presence is 125 KB per view.
+ */
 export interface Presence {
   readonly n: number;
   readonly views: readonly string[];
-  /** present[v]: sorted 0-based indices of the samples view v holds. */
-  readonly present: readonly (readonly number[])[];
+  /**
+   * bits[v]: (⌈n / 8⌉,) bitset of the samples view v holds; sample i is bit (i & 7) of byte
+   * i >> 3 (see `isPresent`).
+   */
+  readonly bits: readonly Uint8Array[];
+}
+
+/** The bitset of `Presence.bits` holding the 0-based sample indices `present` out of n. */
+export function presenceBits(n: number, present: ArrayLike<number>): Uint8Array {
+  const bits = new Uint8Array(Math.ceil(n / 8));
+  for (let j = 0; j < present.length; j++) {
+    const i = present[j]!;
+    bits[i >> 3]! |= 1 << (i & 7);
+  }
+  return bits;
+}
+
+/** Whether sample i is set in a bitset of `Presence.bits`. */
+export function isPresent(bits: Uint8Array, i: number): boolean {
+  return ((bits[i >> 3] ?? 0) >> (i & 7)) & 1 ? true : false;
 }
 
 /** One parameter of a method, as its form shows it. */
@@ -119,7 +140,27 @@ export interface RunInfo {
   readonly seconds: number | null;
 }
 
-/** Everything the results view draws of a finished run. Plain arrays (JSON-safe). */
+/**
+ * (n,) non-negative codes (clusters, classes) in the narrowest type that holds them: one byte
+ * a sample up to 256 codes (see `compactCodes`).
+ */
+export type CodeArray = Uint8Array | Uint16Array | Int32Array;
+
+/** Codes ≥ 0 in the narrowest of `CodeArray`'s types that holds their largest. */
+export function compactCodes(codes: ArrayLike<number>): CodeArray {
+  let max = 0;
+  for (let i = 0; i < codes.length; i++) if (codes[i]! > max) max = codes[i]!;
+  // The constructors copy a typed array natively; `from` would walk its iterator.
+  if (max < 256) return new Uint8Array(codes);
+  if (max < 65536) return new Uint16Array(codes);
+  return new Int32Array(codes);
+}
+
+/**
+ * Everything the results view draws of a finished run. The per-sample arrays are typed arrays
+ * (structured clone carries them as they are; the web host's JSON as tagged base64, see
+ * ./wire.ts); the rest is plain data.
+ */
 export interface RunResult {
   readonly id: string;
   readonly method: string;
@@ -139,20 +180,20 @@ export interface RunResult {
   /** Seconds per stage, in order. */
   readonly stages: readonly { stage: string; seconds: number }[];
   readonly totalSeconds: number;
-  /** 2-D PCA of the embedding: one point per sample. */
+  /** 2-D PCA of the embedding: one point per sample, x and y (n,) in single precision (drawn only). */
   readonly projection: {
-    readonly x: readonly number[];
-    readonly y: readonly number[];
+    readonly x: Float32Array;
+    readonly y: Float32Array;
     readonly explained: readonly number[];
     readonly dims: number;
   };
   /** (n,) 0-based cluster of each sample (first seed). */
-  readonly clusters: readonly number[];
+  readonly clusters: CodeArray;
   /** (n,) 0-based class code of each sample, and the class values; null without labels. */
-  readonly truth: readonly number[] | null;
+  readonly truth: CodeArray | null;
   readonly classes: readonly (number | string)[] | null;
   /** (n,) number of views each sample is missing from. */
-  readonly missingViews: readonly number[];
+  readonly missingViews: Uint8Array;
   readonly sampleIds: readonly string[] | null;
   /** Classes × clusters after Hungarian alignment; null without labels. */
   readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
@@ -383,8 +424,17 @@ export function parseLoadOptions(value: unknown): LoadOptions {
   return out;
 }
 
+/**
+ * Bounds of a run request's parameter record, so that a record echoed to every listener of
+ * the run queue stays small: at most MAX_PARAMS parameters, string values of at most
+ * MAX_PARAM_STRING characters, and MAX_PARAMS_BYTES of JSON in all.
+ */
+export const MAX_PARAMS = 64;
+export const MAX_PARAM_STRING = 1024;
+export const MAX_PARAMS_BYTES = 16 * 1024;
+
 /** Validates a run request's shape; the parameter values themselves are the worker's to check. */
-function parseRunStart(p: unknown): RunStart {
+export function parseRunStart(p: unknown): RunStart {
   const where = 'runs:start';
   const o = expectObject(where, p, [
     'datasetId',
@@ -402,12 +452,35 @@ function parseRunStart(p: unknown): RunStart {
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
     throw invalid(where, "'params' must be an object");
   }
+  const entries = Object.entries(rawParams);
+  if (entries.length > MAX_PARAMS) {
+    throw invalid(
+      where,
+      `'params' has ${entries.length} parameters; at most ${MAX_PARAMS} are accepted`,
+    );
+  }
   const params: Record<string, ParamValue> = {};
-  for (const [name, value] of Object.entries(rawParams)) {
+  for (const [name, value] of entries) {
     if (!['number', 'boolean', 'string'].includes(typeof value)) {
       throw invalid(where, `parameter '${name}' must be a number, boolean or string`);
     }
+    if (name.length > MAX_PARAM_STRING) {
+      throw invalid(where, `a parameter name is longer than ${MAX_PARAM_STRING} characters`);
+    }
+    if (typeof value === 'string' && value.length > MAX_PARAM_STRING) {
+      throw invalid(
+        where,
+        `parameter '${name}' is a string of ${value.length} characters; at most ${MAX_PARAM_STRING} are accepted`,
+      );
+    }
     params[name] = value as ParamValue;
+  }
+  const bytes = JSON.stringify(params).length;
+  if (bytes > MAX_PARAMS_BYTES) {
+    throw invalid(
+      where,
+      `'params' takes ${bytes} bytes as JSON; at most ${MAX_PARAMS_BYTES} are accepted`,
+    );
   }
   const seed = o['seed'];
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {

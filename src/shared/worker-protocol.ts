@@ -6,7 +6,8 @@
  */
 import type { SolverStep, ParamValue, Params } from '../core/solvers/types';
 import type { ProtocolKind, ProtocolResult } from '../core/protocol';
-import type { LoadOptions, SerializedError } from './contract';
+import type { DatasetSummary } from '../core/dataset';
+import type { CodeArray, LoadOptions, Presence, SerializedError } from './contract';
 
 export type { ProtocolKind };
 
@@ -26,9 +27,28 @@ export interface RunRequest {
   readonly bundleDir?: string;
 }
 
-export type ToWorker =
-  | { readonly type: 'run'; readonly runId: string; readonly request: RunRequest }
+/**
+ * What the host sends a worker process. `Req` is what one job asks: a `RunRequest` for the
+ * solver worker, a `LoadRequest` for the loader process.
+ */
+export type ToWorker<Req = RunRequest> =
+  | { readonly type: 'run'; readonly runId: string; readonly request: Req }
   | { readonly type: 'cancel'; readonly runId: string };
+
+/** A loader process's job: read a dataset file as the library would open it. */
+export interface LoadRequest {
+  readonly path: string;
+  readonly options: LoadOptions;
+}
+
+/**
+ * What the loader process answers (the `result` of its 'done' message): only what the
+ * library keeps, never the arrays.
+ */
+export interface LoadResult {
+  readonly summary: DatasetSummary;
+  readonly presence: Presence;
+}
 
 export interface Progress {
   /** Which seed of the protocol (1-based) and how many. */
@@ -39,8 +59,120 @@ export interface Progress {
   readonly elapsed: number;
 }
 
+/**
+ * A slice of a large typed array of a run's result, sent before its 'done' (see
+ * `splitLargeArrays`): `bytes` go at `offset` of array `id`, which has `total` bytes and the
+ * type `kind`; the 'done' result holds `{ $part: id }` in its place. Large arrays cross in
+ * slices so that no single message takes the host long to read.
+ */
+export interface ResultPart {
+  readonly type: 'part';
+  readonly runId: string;
+  readonly id: number;
+  readonly kind: PartKind;
+  readonly total: number;
+  readonly offset: number;
+  readonly bytes: Uint8Array;
+}
+
+/** The typed arrays a result may hold in parts. */
+export type PartKind =
+  | 'Float64Array'
+  | 'Float32Array'
+  | 'Int32Array'
+  | 'Uint32Array'
+  | 'Int16Array'
+  | 'Uint16Array'
+  | 'Int8Array'
+  | 'Uint8Array';
+
+/** Typed arrays larger than this cross in slices of this size. */
+export const PART_BYTES = 1 << 20;
+
+const PART_TYPES = {
+  Float64Array,
+  Float32Array,
+  Int32Array,
+  Uint32Array,
+  Int16Array,
+  Uint16Array,
+  Int8Array,
+  Uint8Array,
+} as const satisfies Record<PartKind, unknown>;
+
+function partKind(v: ArrayBufferView): PartKind | null {
+  for (const kind of Object.keys(PART_TYPES) as PartKind[]) {
+    if (v instanceof PART_TYPES[kind]) return kind;
+  }
+  return null;
+}
+
+/**
+ * The worker's side: `value` with every typed array over PART_BYTES replaced by
+ * `{ $part: id }`, and the parts that carry them (to be posted before the value).
+ */
+export function splitLargeArrays(
+  value: unknown,
+  runId: string,
+): { value: unknown; parts: ResultPart[] } {
+  const parts: ResultPart[] = [];
+  let next = 0;
+  const walk = (v: unknown): unknown => {
+    if (ArrayBuffer.isView(v)) {
+      const kind = partKind(v);
+      if (kind === null || v.byteLength <= PART_BYTES) return v;
+      const id = next++;
+      const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      for (let offset = 0; offset < bytes.length; offset += PART_BYTES) {
+        const slice = bytes.slice(offset, offset + PART_BYTES);
+        parts.push({ type: 'part', runId, id, kind, total: bytes.length, offset, bytes: slice });
+      }
+      return { $part: id };
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return { value: walk(value), parts };
+}
+
+/** The host's side: gathers parts as they arrive, then puts them back into the result. */
+export class PartAssembler {
+  readonly #arrays = new Map<number, { kind: PartKind; buffer: ArrayBuffer }>();
+
+  add(p: ResultPart): void {
+    let a = this.#arrays.get(p.id);
+    if (!a) {
+      a = { kind: p.kind, buffer: new ArrayBuffer(p.total) };
+      this.#arrays.set(p.id, a);
+    }
+    new Uint8Array(a.buffer).set(p.bytes, p.offset);
+  }
+
+  /** `value` with every `{ $part: id }` replaced by its typed array. */
+  attach(value: unknown): unknown {
+    const walk = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(walk);
+      if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) return v;
+      const keys = Object.keys(v);
+      const id = (v as { $part?: unknown }).$part;
+      if (keys.length === 1 && typeof id === 'number') {
+        const a = this.#arrays.get(id);
+        if (!a) throw new Error(`the worker's result lacks part ${id}`);
+        const Ctor = PART_TYPES[a.kind];
+        return new Ctor(a.buffer, 0, a.buffer.byteLength / Ctor.BYTES_PER_ELEMENT);
+      }
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    };
+    return walk(value);
+  }
+}
+
 export type FromWorker =
   | { readonly type: 'ready' }
+  | ResultPart
   | { readonly type: 'progress'; readonly runId: string; readonly progress: Progress }
   | { readonly type: 'done'; readonly runId: string; readonly result: unknown }
   | { readonly type: 'cancelled'; readonly runId: string }
@@ -71,10 +203,10 @@ export interface RunView {
   readonly stageSeconds: Readonly<Record<string, number>>;
   /** Objective per iteration of each stage of the first seed ('kmeans': its first replicate). */
   readonly traces: Readonly<Record<string, readonly number[]>>;
-  /** PCA of the first seed's embedding (n points). */
+  /** PCA of the first seed's embedding (n points, single precision: it is only drawn). */
   readonly projection: {
-    readonly x: Float64Array;
-    readonly y: Float64Array;
+    readonly x: Float32Array;
+    readonly y: Float32Array;
     readonly explained: readonly [number, number];
     readonly exact: boolean;
     /** Columns of the embedding. */
@@ -84,7 +216,7 @@ export interface RunView {
   readonly missingViews: Uint8Array;
   /** (n,) class codes and the classes' original values, when the dataset has labels. */
   readonly truth: {
-    readonly codes: Int32Array;
+    readonly codes: CodeArray;
     readonly classes: readonly (number | string)[];
   } | null;
   /** Classes × clusters, columns in Hungarian-matched order. */
@@ -92,6 +224,4 @@ export interface RunView {
   readonly sampleIds: readonly string[] | null;
   /** The solver's diagnostics of the first solve (e.g. a singular-value spectrum). */
   readonly diagnostics: Readonly<Record<string, unknown>>;
-  /** labels.csv as the bundle holds it: `sample_id,cluster[,true_label]`. */
-  readonly labelsCsv: string;
 }

@@ -9,8 +9,9 @@ import { evaluate, type ProtocolResult } from '../core/protocol';
 import { validateParams } from '../core/solvers/params';
 import { getSolver } from '../core/solvers/registry';
 import type { Solver, SolverOutput, SolverStep } from '../core/solvers/types';
-import { labelsCsv, writeRunBundle, type RunTimings } from '../io/bundle';
+import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
+import { compactCodes } from '../shared/contract';
 import type { RunRequest, RunView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
@@ -108,21 +109,30 @@ function runView(
 ): RunView {
   const n = ds.n;
   const embedding = output?.embedding ?? { rows: n, cols: 0, data: new Float64Array(0) };
-  const projection =
-    embedding.cols > 0
-      ? { ...pca2(embedding), dims: embedding.cols }
-      : {
-          x: new Float64Array(n),
-          y: new Float64Array(n),
-          explained: [0, 0] as const,
-          exact: true,
-          dims: 0,
-        };
+  // Single precision and the narrowest code type: the view is drawn, and crosses to the host.
+  const pca = embedding.cols > 0 ? pca2(embedding) : null;
+  const projection = pca
+    ? {
+        x: new Float32Array(pca.x),
+        y: new Float32Array(pca.y),
+        explained: pca.explained,
+        exact: pca.exact,
+        dims: embedding.cols,
+      }
+    : {
+        x: new Float32Array(n),
+        y: new Float32Array(n),
+        explained: [0, 0] as const,
+        exact: true,
+        dims: 0,
+      };
   const missingViews = new Uint8Array(n).fill(Math.min(ds.views.length, 255));
   for (const v of ds.views) for (const i of v.present) missingViews[i]! -= 1;
   let clusters = k;
   for (const l of result.labels) if (l + 1 > clusters) clusters = l + 1;
-  const truth = ds.labels ? { codes: ds.labels.codes, classes: ds.labels.classes } : null;
+  const truth = ds.labels
+    ? { codes: compactCodes(ds.labels.codes), classes: ds.labels.classes }
+    : null;
   const confusion = ds.labels
     ? alignedConfusion(ds.labels.codes, result.labels, ds.labels.classes.length, clusters)
     : null;
@@ -135,6 +145,5 @@ function runView(
     confusion,
     sampleIds: ds.sampleIds,
     diagnostics: output?.diagnostics ?? {},
-    labelsCsv: labelsCsv(ds, result.labels),
   };
 }

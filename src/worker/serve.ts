@@ -4,6 +4,7 @@
  * boundary: the executor awaits `hooks.step()` between steps, which yields to the event loop so
  * that a cancel message can arrive, and throws `Cancelled` once it has.
  */
+import { splitLargeArrays } from '../shared/worker-protocol';
 import type { FromWorker, Progress, RunRequest, ToWorker } from '../shared/worker-protocol';
 import { serializeError } from '../shared/contract';
 
@@ -22,19 +23,19 @@ export interface RunHooks {
 }
 
 /** What a run computes: the request in, a plain (structured-clone-safe) result out. */
-export type Executor = (request: RunRequest, hooks: RunHooks) => Promise<unknown>;
+export type Executor<Req = RunRequest> = (request: Req, hooks: RunHooks) => Promise<unknown>;
 
-export interface Port {
+export interface Port<Req = RunRequest> {
   post(message: FromWorker): void;
-  onMessage(listener: (message: ToWorker) => void): void;
+  onMessage(listener: (message: ToWorker<Req>) => void): void;
 }
 
 /** Yields to the event loop (macrotask), so pending messages are delivered. */
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export function serve(port: Port, execute: Executor): void {
+export function serve<Req = RunRequest>(port: Port<Req>, execute: Executor<Req>): void {
   let active: { runId: string; cancelled: boolean } | null = null;
-  const queue: { runId: string; request: RunRequest }[] = [];
+  const queue: { runId: string; request: Req }[] = [];
 
   const runNext = async (): Promise<void> => {
     const next = queue.shift();
@@ -50,7 +51,10 @@ export function serve(port: Port, execute: Executor): void {
     };
     try {
       const result = await execute(next.request, hooks);
-      port.post({ type: 'done', runId: run.runId, result });
+      // Large arrays go first, in slices, so that the host reads no single huge message.
+      const split = splitLargeArrays(result, run.runId);
+      for (const part of split.parts) port.post(part);
+      port.post({ type: 'done', runId: run.runId, result: split.value });
     } catch (e) {
       if (e instanceof Cancelled) port.post({ type: 'cancelled', runId: run.runId });
       else port.post({ type: 'failed', runId: run.runId, error: serializeError(e) });

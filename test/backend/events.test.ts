@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetLibrary } from '../../src/backend/library';
+import { fromWireJson } from '../../src/shared/wire';
 import { RunManager } from '../../src/backend/runs';
 import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import { startServer, type RunningServer } from '../../src/cli/serve';
@@ -34,6 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   host?.dispose();
+  library?.dispose();
   await server?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -44,7 +46,11 @@ async function post<T>(channel: string, body: unknown): Promise<T> {
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` },
     body: JSON.stringify(body),
   });
-  const envelope = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
+  const envelope = fromWireJson(await res.text()) as {
+    ok: boolean;
+    value: T;
+    error?: { message: string };
+  };
   if (!envelope.ok) throw new Error(envelope.error?.message);
   return envelope.value;
 }
@@ -114,7 +120,8 @@ describe('the web host’s runs and events', () => {
     expect(statuses().at(-1)).toBe('done');
     const listed = await post<RunInfo[]>('runs:list', null);
     expect(listed.map((r) => r.status)).toEqual(['done']);
-    const result = await post<{ clusters: number[] }>('runs:result', { id: started.id });
+    const result = await post<{ clusters: Uint8Array }>('runs:result', { id: started.id });
+    expect(result.clusters).toBeInstanceOf(Uint8Array);
     expect(result.clusters).toHaveLength(500);
   });
 

@@ -17,6 +17,16 @@ serve(processPort(), async (request, hooks) => {
     if (request.method === 'crash' && i === 3) process.exit(3);
     if (request.method === 'hang' && i === 2) for (;;);
     if (request.method === 'fail' && i === 2) throw new RangeError('step 2 went wrong');
+    if (request.method === 'hog' && i === 2) {
+      // Touched buffers count in the resident set; stops at 4 GiB and waits, so that a broken
+      // watchdog fails the test, not the machine.
+      const hoard: Buffer[] = [];
+      for (let j = 0; j < 128; j++) {
+        hoard.push(Buffer.allocUnsafe(32 * 1024 * 1024).fill(j));
+        await sleep(5);
+      }
+      for (;;) await sleep(1000);
+    }
     if (request.method === 'oom' && i === 2) {
       // Ordinary JS objects live on the V8 heap, which --max-old-space-size caps (typed
       // arrays' buffers would not be: they live outside it).

@@ -5,10 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHandlers, invoke } from '../../src/backend/handlers';
 import { DatasetLibrary } from '../../src/backend/library';
 import { describeProtocol, generateMask } from '../../src/backend/missing';
+import { presenceBits } from '../../src/shared/contract';
 import { DATASETS } from '../io/paths';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-missing-'));
@@ -20,7 +21,12 @@ describe('generateMask', () => {
   const complete = {
     n,
     views: ['a', 'b', 'c'],
-    present: [0, 1, 2].map(() => Array.from({ length: n }, (_, i) => i)),
+    bits: [0, 1, 2].map(() =>
+      presenceBits(
+        n,
+        Array.from({ length: n }, (_, i) => i),
+      ),
+    ),
   };
 
   it('keeps round(p·n) samples complete; every other sample loses 1..V−1 views', () => {
@@ -43,10 +49,7 @@ describe('generateMask', () => {
     const gappy = {
       n: 4,
       views: ['a', 'b'],
-      present: [
-        [0, 1, 2],
-        [1, 2, 3],
-      ],
+      bits: [presenceBits(4, [0, 1, 2]), presenceBits(4, [1, 2, 3])],
     };
     const mask = generateMask(gappy, 0, 1);
     expect(mask[0 * 2 + 1]).toBe(0);
@@ -65,6 +68,7 @@ describe('generateMask', () => {
 describe('datasets:generateMissing', () => {
   it('makes an incomplete MSRC-v1 that the loader reads back as a mask file', async () => {
     const library = new DatasetLibrary();
+    onTestFinished(() => library.dispose());
     const handlers = createHandlers(library, { pickFile: async () => null, dataDir: TMP });
     const entry = await library.open(join(DATASETS, 'MSRC-v1/MSRCV1.mat'));
     expect(entry.summary.missingness).toBe('complete');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatasetLibrary } from '../../src/backend/library';
 import { RunManager, methodInfos } from '../../src/backend/runs';
+import { fromWireJson, toWireJson } from '../../src/shared/wire';
 import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import type { RunInfo } from '../../src/shared/contract';
 import { REPO } from '../io/paths';
@@ -30,6 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   host.dispose();
+  library.dispose();
   rmSync(TMP, { recursive: true, force: true });
 });
 
@@ -76,7 +78,8 @@ describe('the run manager', () => {
     expect(r.stages.map((s) => s.stage)).toEqual(
       expect.arrayContaining(['load', 'kmeans', 'metrics', 'write']),
     );
-    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+    expect(r.clusters).toBeInstanceOf(Uint8Array);
+    expect(fromWireJson(toWireJson(r))).toStrictEqual(r);
 
     const out = join(TMP, 'export', 'labels.csv');
     const { rows } = await runs.exportLabels(info.id, out);
@@ -85,6 +88,8 @@ describe('the run manager', () => {
     expect(lines[0]).toBe('sample_id,cluster,true_label');
     expect(lines).toHaveLength(501);
     expect(lines[1]).toMatch(/^1,[1-5],[1-5]$/);
+    // The same file as the bundle's (written by the worker from the dataset).
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(r.bundle!, 'labels.csv'), 'utf8'));
 
     const copy = join(TMP, 'bundle-copy');
     await runs.exportBundle(info.id, copy);

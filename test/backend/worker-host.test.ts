@@ -6,7 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SOLVER_V8_FLAGS, WorkerHost, forkWorker } from '../../src/backend/worker-host';
+import {
+  SOLVER_V8_FLAGS,
+  WorkerHost,
+  defaultSolverMemoryLimit,
+  forkWorker,
+  memoryLimitFromEnv,
+} from '../../src/backend/worker-host';
 import type { WorkerProcess } from '../../src/backend/worker-host';
 import type { Progress, RunRequest } from '../../src/shared/worker-protocol';
 import { REPO } from '../io/paths';
@@ -123,6 +129,28 @@ describe('WorkerHost', () => {
     expect(spawned.length).toBe(2);
   });
 
+  it('a worker past its memory limit is killed and its run failed with the reason; the next run succeeds', async () => {
+    host = new WorkerHost({
+      memoryLimitBytes: 256 * 1024 ** 2,
+      spawn: () => {
+        const w = forkWorker(FAKE, ['--import', 'tsx']);
+        spawned.push(w);
+        return w;
+      },
+    });
+    const o = await host.run(request('hog')).outcome;
+    expect(o).toEqual({
+      status: 'failed',
+      error: {
+        name: 'MemoryLimit',
+        message:
+          'the run needed more than 256 MiB; the solver worker was stopped (set MVSTUDIO_MEMORY_LIMIT, e.g. to 16G, to allow more)',
+      },
+    });
+    expect((await host.run(request('steps', 2)).outcome).status).toBe('done');
+    expect(spawned.length).toBe(2);
+  });
+
   it('a worker that stops answering is killed and its run failed; the next run succeeds', async () => {
     const h = makeHost(1500);
     const o = await h.run(request('hang')).outcome;
@@ -151,5 +179,25 @@ describe('WorkerHost', () => {
     expect((await a.outcome).status).toBe('done');
     expect(await b.outcome).toEqual({ status: 'cancelled' });
     expect((await c.outcome).status).toBe('done');
+  });
+});
+
+describe('the memory limit from MVSTUDIO_MEMORY_LIMIT', () => {
+  it('reads sizes, none and unset, and refuses anything else naming the variable', () => {
+    expect(memoryLimitFromEnv({})).toBeUndefined();
+    expect(memoryLimitFromEnv({ MVSTUDIO_MEMORY_LIMIT: 'none' })).toBeNull();
+    expect(memoryLimitFromEnv({ MVSTUDIO_MEMORY_LIMIT: '8G' })).toBe(8 * 1024 ** 3);
+    expect(memoryLimitFromEnv({ MVSTUDIO_MEMORY_LIMIT: '1536M' })).toBe(1536 * 1024 ** 2);
+    expect(memoryLimitFromEnv({ MVSTUDIO_MEMORY_LIMIT: '2GiB' })).toBe(2 * 1024 ** 3);
+    expect(memoryLimitFromEnv({ MVSTUDIO_MEMORY_LIMIT: String(2 ** 30) })).toBe(2 ** 30);
+    for (const bad of ['8 G', 'lots', '-1G', '1M', '0x10']) {
+      expect(() => memoryLimitFromEnv({ MVSTUDIO_MEMORY_LIMIT: bad }), bad).toThrow(
+        /MVSTUDIO_MEMORY_LIMIT=.*at least 64M/,
+      );
+    }
+  });
+
+  it('leaves a solver worker at least 1.5 GiB by default', () => {
+    expect(defaultSolverMemoryLimit()).toBeGreaterThanOrEqual(1.5 * 1024 ** 3);
   });
 });

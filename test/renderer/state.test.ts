@@ -9,6 +9,7 @@ import type {
   RunInfo,
   RunResult,
 } from '../../src/shared/contract';
+import { presenceBits } from '../../src/shared/contract';
 import { estimateRun, NN_WARN_BYTES } from '../../src/renderer/src/lib/estimate';
 import { patternCounts, sampleOrder } from '../../src/renderer/src/lib/presence';
 import { findSpectrum } from '../../src/renderer/src/lib/spectrum';
@@ -206,10 +207,7 @@ describe('helpers', () => {
     const presence = {
       n: 5,
       views: ['a', 'b'],
-      present: [
-        [0, 2, 3],
-        [1, 2, 4],
-      ],
+      bits: [presenceBits(5, [0, 2, 3]), presenceBits(5, [1, 2, 4])],
     };
     expect(sampleOrder(presence, false)).toEqual([0, 1, 2, 3, 4]);
     expect(sampleOrder(presence, true)).toEqual([2, 1, 4, 0, 3]);

@@ -157,13 +157,14 @@ const MARKERS = [
   'rectRounded',
 ] as const;
 
+/** RunResult's per-sample arrays (typed arrays from the host, plain arrays in tests). */
 export interface ScatterData {
-  readonly x: readonly number[];
-  readonly y: readonly number[];
-  readonly clusters: readonly number[];
-  readonly truth: readonly number[] | null;
+  readonly x: ArrayLike<number>;
+  readonly y: ArrayLike<number>;
+  readonly clusters: ArrayLike<number>;
+  readonly truth: ArrayLike<number> | null;
   readonly classes: readonly (number | string)[] | null;
-  readonly missingViews: readonly number[];
+  readonly missingViews: ArrayLike<number>;
   readonly sampleIds: readonly string[] | null;
 }
 
@@ -180,7 +181,8 @@ export function scatterChart(d: ScatterData, dark: boolean): Attachment<HTMLCanv
     const t = theme();
     const n = d.x.length;
     const stride = Math.max(1, Math.ceil(n / SCATTER_MAX_POINTS));
-    const k = d.clusters.reduce((a, c) => Math.max(a, c + 1), 0);
+    let k = 0;
+    for (let i = 0; i < d.clusters.length; i++) k = Math.max(k, d.clusters[i]! + 1);
     type P = ScatterDataPoint & { i: number };
     const byCluster: P[][] = Array.from({ length: k }, () => []);
     for (let i = 0; i < n; i += stride)
@@ -309,10 +311,11 @@ export function confusionChart(
 /**
  * The presence chart: one row per view, one column per sample (columns merge when there are
  * more samples than pixels: a column is as dark as the share of its samples present), missing
- * in the danger colour. `order` is the sample order (e.g. sorted by pattern).
+ * in the danger colour. `present[v]` is view v's bitset (Presence.bits); `order` is the sample
+ * order (e.g. sorted by pattern).
  */
 export function presenceChart(
-  present: readonly (readonly number[])[],
+  present: readonly Uint8Array[],
   n: number,
   viewNames: readonly string[],
   order: readonly number[],
@@ -338,8 +341,7 @@ export function presenceChart(
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'right';
       for (let v = 0; v < V; v++) {
-        const mask = new Uint8Array(n);
-        for (const i of present[v]!) mask[i] = 1;
+        const bits = present[v]!;
         const y = 2 + v * rowH;
         ctx.fillStyle = missing;
         ctx.fillRect(left, y + 1, plotW, rowH - 2);
@@ -348,7 +350,10 @@ export function presenceChart(
           const from = Math.floor((c * n) / columns);
           const to = Math.max(from + 1, Math.floor(((c + 1) * n) / columns));
           let have = 0;
-          for (let s = from; s < to; s++) have += mask[order[s]!]!;
+          for (let s = from; s < to; s++) {
+            const i = order[s]!;
+            have += (bits[i >> 3]! >> (i & 7)) & 1;
+          }
           const share = have / (to - from);
           if (share === 0) continue;
           ctx.globalAlpha = share;

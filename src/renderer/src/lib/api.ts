@@ -4,6 +4,7 @@
  * with an Envelope; errors are rebuilt here into Error objects with their name and data.
  */
 import { reviveError } from '../../../shared/contract';
+import { fromWireJson } from '../../../shared/wire';
 import type {
   Channel,
   Envelope,
@@ -83,7 +84,8 @@ async function post<C extends Channel>(
   const text = await res.text();
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // Typed arrays come as tagged base64 (shared/wire.ts).
+    body = fromWireJson(text);
   } catch {
     throw new Error(`${channel}: HTTP ${res.status} ${text.slice(0, 200)}`);
   }

@@ -1,11 +1,11 @@
 /** Sample orders for the presence chart. */
-import type { Presence } from '../../../shared/contract';
+import { isPresent, type Presence } from '../../../shared/contract';
 
 /** Each sample's presence pattern as a bit mask (bit v set when view v holds it). */
 export function patterns(p: Presence): Uint32Array {
   const mask = new Uint32Array(p.n);
-  p.present.forEach((idx, v) => {
-    for (const i of idx) mask[i]! |= 1 << (v % 32);
+  p.bits.forEach((bits, v) => {
+    for (let i = 0; i < p.n; i++) if (isPresent(bits, i)) mask[i]! |= 1 << (v % 32);
   });
   return mask;
 }
