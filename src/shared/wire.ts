@@ -10,7 +10,7 @@
  */
 
 /** The typed arrays that cross: what the contract's types use. */
-const TYPED = {
+export const TYPED = {
   Float64Array,
   Float32Array,
   Int32Array,
@@ -93,7 +93,8 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-function typedName(value: ArrayBufferView): TypedName | null {
+/** The typed array's constructor name among TYPED, or null (a DataView, a BigInt64Array). */
+export function typedName(value: ArrayBufferView): TypedName | null {
   for (const name of Object.keys(TYPED) as TypedName[]) {
     if (value instanceof TYPED[name]) return name;
   }

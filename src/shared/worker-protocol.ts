@@ -8,6 +8,7 @@ import type { SolverStep, ParamValue, Params } from '../core/solvers/types';
 import type { ProtocolKind, ProtocolResult } from '../core/protocol';
 import type { DatasetSummary } from '../core/dataset';
 import type { CodeArray, LoadOptions, Presence, SerializedError } from './contract';
+import { TYPED, typedName, type TypedName } from './wire';
 
 export type { ProtocolKind };
 
@@ -75,37 +76,11 @@ export interface ResultPart {
   readonly bytes: Uint8Array;
 }
 
-/** The typed arrays a result may hold in parts. */
-export type PartKind =
-  | 'Float64Array'
-  | 'Float32Array'
-  | 'Int32Array'
-  | 'Uint32Array'
-  | 'Int16Array'
-  | 'Uint16Array'
-  | 'Int8Array'
-  | 'Uint8Array';
+/** The typed arrays a result may hold in parts: those the web host's wire format carries. */
+export type PartKind = TypedName;
 
 /** Typed arrays larger than this cross in slices of this size. */
 export const PART_BYTES = 1 << 20;
-
-const PART_TYPES = {
-  Float64Array,
-  Float32Array,
-  Int32Array,
-  Uint32Array,
-  Int16Array,
-  Uint16Array,
-  Int8Array,
-  Uint8Array,
-} as const satisfies Record<PartKind, unknown>;
-
-function partKind(v: ArrayBufferView): PartKind | null {
-  for (const kind of Object.keys(PART_TYPES) as PartKind[]) {
-    if (v instanceof PART_TYPES[kind]) return kind;
-  }
-  return null;
-}
 
 /**
  * The worker's side: `value` with every typed array over PART_BYTES replaced by
@@ -119,7 +94,7 @@ export function splitLargeArrays(
   let next = 0;
   const walk = (v: unknown): unknown => {
     if (ArrayBuffer.isView(v)) {
-      const kind = partKind(v);
+      const kind = typedName(v);
       if (kind === null || v.byteLength <= PART_BYTES) return v;
       const id = next++;
       const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
@@ -161,7 +136,7 @@ export class PartAssembler {
       if (keys.length === 1 && typeof id === 'number') {
         const a = this.#arrays.get(id);
         if (!a) throw new Error(`the worker's result lacks part ${id}`);
-        const Ctor = PART_TYPES[a.kind];
+        const Ctor = TYPED[a.kind];
         return new Ctor(a.buffer, 0, a.buffer.byteLength / Ctor.BYTES_PER_ELEMENT);
       }
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
