@@ -304,7 +304,8 @@ function labelVector(
   // n×V matrix of per-view label copies (y0): use column 1 if the columns agree.
   const n = Math.max(r, c);
   const k = Math.min(r, c);
-  if (k > 8) return null;
+  // An empty matrix (n × 0) holds no labels whatever n it declares.
+  if (k === 0 || k > 8) return null;
   const byCols = r >= c;
   const at = (i: number, j: number): number => (byCols ? v.re[i + j * r]! : v.re[j + i * r]!);
   for (let j = 1; j < k; j++) for (let i = 0; i < n; i++) if (at(i, j) !== at(i, 0)) return null;

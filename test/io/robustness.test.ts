@@ -119,6 +119,14 @@ describe('declared dimensions (point 4)', () => {
     expect(e.variable).toBe('X1');
   });
 
+  it('empty (2^31-1) x 0 views and labels are refused without an n-sized label copy', async () => {
+    const empty = (name: string): Buffer => doubleMatrix(name, [2 ** 31 - 1, 0], []);
+    const bytes = matFile([empty('V1'), empty('V2'), empty('Y')]);
+    expect(bytes.length).toBeLessThan(400);
+    const e = await refusal(loadDataset(write('empty-dims.mat', bytes)));
+    expect(e.message).toMatch(/variable V1: .* declares 2147483647 samples; at most 10000000/);
+  });
+
   it('an NPZ of (3e9, 0) arrays is refused by the same bound', async () => {
     const empty = npy('<f8', [3_000_000_000, 0], Buffer.alloc(0));
     const p = write(
