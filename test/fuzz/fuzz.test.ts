@@ -5,7 +5,7 @@
  * dataset or a clear error within 20 s and 1.5 GB, and the server must answer a ping within
  * 200 ms after each file. `npm run fuzz` is the long version (test/fuzz/run.ts).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ describe('the fuzz corpus', () => {
 
   it('is a function of the seed, holds every family, and stays small on disk', async () => {
     const bases = await prepareBases(join(dir, 'bases'));
+    mkdirSync(join(dir, 'a'));
+    mkdirSync(join(dir, 'b'));
     const families = new Set(SELECTION.map((i) => familyOf(i).family));
     expect([...families].sort()).toEqual([...FAMILIES].sort());
     let total = 0;

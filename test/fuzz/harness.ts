@@ -182,8 +182,13 @@ function classifyCli(c: FuzzCase, what: string, r: ChildRun): { outcome: Outcome
 
 function tail(s: string): string {
   const lines = s.trim().split('\n');
-  const first = lines.find((l) => /Error|error/.test(l)) ?? lines[0] ?? '';
-  return first.slice(0, 400);
+  // The thrown error's own line (`RangeError: ...`) rather than the source line above it.
+  const first =
+    lines.find((l) => /^\s*[A-Z]\w*Error\b.*:/.test(l)) ??
+    lines.find((l) => /error/i.test(l)) ??
+    lines[0] ??
+    '';
+  return first.trim().slice(0, 400);
 }
 
 /** The CLI leg for one file: `info`, then `run kmeans-concat --k 2` if it loaded. */
