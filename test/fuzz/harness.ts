@@ -271,10 +271,11 @@ export class ServeHost {
     });
     this.#child = child;
     child.stderr.on('data', (c: Buffer) => {
-      if (this.#stderr.length < KEEP) this.#stderr += c.toString('utf8');
+      if (this.#child === child && this.#stderr.length < KEEP) this.#stderr += c.toString('utf8');
     });
     child.on('exit', (code, signal) => {
-      this.#exit = `exit ${code ?? signal}`;
+      // A server killed earlier exits late: only the current one's exit counts.
+      if (this.#child === child) this.#exit = `exit ${code ?? signal}`;
     });
     this.#url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -298,9 +299,12 @@ export class ServeHost {
     });
   }
 
+  #started = false;
+
   async #restart(): Promise<void> {
     this.#kill();
-    this.restarts++;
+    if (this.#started) this.restarts++;
+    this.#started = true;
     await this.#start();
   }
 
