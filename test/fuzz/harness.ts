@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,25 +71,59 @@ export function unclear(text: string, secret?: string): string | null {
   return null;
 }
 
-/** Peak and current resident memory of a process, bytes; null once it is gone. */
-function memoryOf(pid: number): { hwm: number; rss: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string): number =>
-      Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    return { hwm: kb('VmHWM'), rss: kb('VmRSS') };
-  } catch {
-    return null;
+/** `pid` and its descendants (a loader or worker process the host starts counts too). */
+function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let k = 0; k < out.length; k++) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${out[k]!}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        const kids = readFileSync(`/proc/${out[k]!}/task/${tid}/children`, 'utf8');
+        for (const c of kids.trim().split(/\s+/)) if (c !== '') out.push(Number(c));
+      } catch {
+        // The task ended while being read.
+      }
+    }
   }
+  return out;
 }
 
-/** Resets a process's VmHWM to its current RSS (Linux: write 5 to clear_refs); false if refused. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
+/**
+ * Peak and current resident memory of a process and its descendants, bytes (sums over the
+ * tree, so the peak is an upper bound); null once the process is gone.
+ */
+function memoryOf(pid: number): { hwm: number; rss: number } | null {
+  let hwm = 0;
+  let rss = 0;
+  for (const p of processTree(pid)) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${p}/status`, 'utf8');
+    } catch {
+      if (p === pid) return null;
+      continue;
+    }
+    const kb = (key: string): number =>
+      Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    hwm += kb('VmHWM');
+    rss += kb('VmRSS');
+  }
+  return { hwm, rss };
+}
+
+/** Resets VmHWM to the current RSS over the tree (Linux: write 5 to clear_refs). */
+function resetPeak(pid: number): void {
+  for (const p of processTree(pid)) {
+    try {
+      writeFileSync(`/proc/${p}/clear_refs`, '5');
+    } catch {
+      // Not ours or gone: its peak then stays an upper bound.
+    }
   }
 }
 
