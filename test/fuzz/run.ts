@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz [-- --files N --seed S --minutes M --legs cli,serve --only i,j --write dir]`:
+ * `npm run fuzz [-- --files N --seed S --minutes M --legs cli,serve --only i,j-k --write dir]`:
  * the long fuzz run. Prints each failure as it happens, then the counts per leg, family and
  * outcome and the list of failing files with their recipes. `--only` runs just those case
  * indices; `--write dir` writes those cases (or cases 0..N−1) into dir and runs nothing, to
@@ -39,9 +39,15 @@ function parse(argv: readonly string[]): Args {
       }
       out.legs = legs as Leg[];
     } else if (arg === '--only') {
-      const list = (value ?? '').split(',').map(Number);
-      if (list.some((x) => !Number.isInteger(x) || x < 0)) {
-        throw new Error(`--only expects case indices like 4,5,17, got '${value ?? ''}'`);
+      const list: number[] = [];
+      for (const part of (value ?? '').split(',')) {
+        const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+        if (m === null) {
+          throw new Error(`--only expects case indices like 4,5,17 or 0-99, got '${value ?? ''}'`);
+        }
+        const lo = Number(m[1]);
+        const hi = m[2] === undefined ? lo : Number(m[2]);
+        for (let i = lo; i <= hi; i++) list.push(i);
       }
       out.only = list;
     } else if (arg === '--write') {
