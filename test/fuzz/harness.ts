@@ -294,11 +294,17 @@ export class ServeHost {
   #stderr = '';
   #exit: string | null = null;
   restarts = 0;
+  readonly #folder: string;
+
+  /** `folder`: where the servers keep their files; the caller removes it. */
+  constructor(folder: string) {
+    this.#folder = folder;
+  }
 
   async #start(): Promise<void> {
     this.#stderr = '';
     this.#exit = null;
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVE_CHILD], {
+    const child = spawn(process.execPath, ['--import', 'tsx', SERVE_CHILD, this.#folder], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '' },
@@ -488,7 +494,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const dir = mkdtempSync(join(tmpdir(), 'mvs-fuzz-'));
   const work = join(dir, 'work');
   const results: LegResult[] = [];
-  const serve = legs.includes('serve') ? new ServeHost() : null;
+  const serve = legs.includes('serve') ? new ServeHost(join(dir, 'serve')) : null;
   let ran = 0;
   try {
     const bases = await prepareBases(join(dir, 'bases'));
