@@ -263,10 +263,12 @@ export function apiCall(
   timeoutMs: number,
 ): Promise<ApiReply> {
   const url = new URL(`/api/${channel}`, base);
+  const token = new URL(base).searchParams.get('token') ?? '';
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
+    Authorization: `Bearer ${token}`,
   };
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers, timeout: timeoutMs }, (res) => {

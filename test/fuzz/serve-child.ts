@@ -18,9 +18,11 @@ const web = mkdtempSync(join(root, 'web-'));
 writeFileSync(join(web, 'index.html'), '<!doctype html><title>fuzz</title>');
 const library = new DatasetLibrary({ bundled: [] });
 const server = await startServer({ port: 0, library, staticDir: web, dataDir: join(web, 'data') });
-process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
+// The launch URL carries the per-launch token; apiCall sends it as a Bearer header.
+process.stdout.write(JSON.stringify({ url: server.launchUrl }) + '\n');
 
 const stop = (): void => {
+  library.dispose();
   void server.close().then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
