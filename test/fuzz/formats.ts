@@ -161,13 +161,7 @@ export function matrixElement(name: string, value: MatValue): Encoded {
 
 /** Wraps an element in miCOMPRESSED (zlib). */
 export function compressElement(el: Uint8Array): Uint8Array {
-  const z = deflateSync(el);
-  const b = new Uint8Array(8 + z.length);
-  const v = new DataView(b.buffer);
-  v.setUint32(0, MI.COMPRESSED, true);
-  v.setUint32(4, z.length, true);
-  b.set(z, 8);
-  return b;
+  return compressedTag(deflateSync(el));
 }
 
 /** A miCOMPRESSED tag around an already-made zlib stream. */
