@@ -55,6 +55,10 @@ function embeddingSolver(deterministic: boolean): Solver & { calls: number } {
     description: 'the view as embedding',
     schema: { scale: { type: 'number', min: 0, max: 10, default: 1, doc: 'unused' } },
     deterministic,
+    input: 'incomplete' as const,
+    monotone: false,
+    iterationCap: () => null,
+    footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
     calls: 0,
     *run(): Generator<SolverStep, SolverOutput, void> {
       solver.calls++;
@@ -82,6 +86,10 @@ const seedLabeller: Solver = {
   description: 'labels from the seed parity',
   schema: {},
   deterministic: false,
+  input: 'incomplete',
+  monotone: false,
+  iterationCap: () => null,
+  footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
   *run(_ds, _params, _k, rng) {
     const labels = Int32Array.from(TRUTH);
     if (rng.key % 2n === 1n) labels[2] = 1;
@@ -221,6 +229,10 @@ const viewSolver: Solver = {
   description: 'the first view as embedding',
   schema: {},
   deterministic: true,
+  input: 'incomplete',
+  monotone: false,
+  iterationCap: () => null,
+  footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
   *run(ds) {
     yield { stage: 'solve', iteration: 1, objective: null };
     const v = ds.views[0]!.values;
@@ -237,6 +249,10 @@ function fixedSolver(output: Partial<SolverOutput>, fail?: Error): Solver {
     description: 'a fixed output',
     schema: {},
     deterministic: false,
+    input: 'incomplete',
+    monotone: false,
+    iterationCap: () => null,
+    footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
     // eslint-disable-next-line require-yield
     *run() {
       if (fail) throw fail;

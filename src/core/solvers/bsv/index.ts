@@ -13,7 +13,6 @@
  * Cost per view: O(n²·d_v) for the kNN search + the eigensolver's O(nnz·(k+1)) per filter step;
  * memory O(n·d_v + n·neighbors + n·k). See README.md.
  */
-import type { MultiViewDataset } from '../../dataset';
 import { normalisedAffinity } from '../../graph/affinity';
 import { pknGraph } from '../../graph/pkn';
 import { permuteCsr, rcmOrder } from '../../graph/reorder';
@@ -23,7 +22,14 @@ import type { Mat } from '../../linalg/types';
 import type { Rng } from '../../random';
 import { meanImputed, missingCount } from '../impute';
 import { SolverInputError } from '../params';
-import type { ParamSchema, Params, Solver, SolverOutput, SolverStep } from '../types';
+import {
+  defineSolver,
+  type ParamSchema,
+  type Params,
+  type SolverInput,
+  type SolverOutput,
+  type SolverStep,
+} from '../types';
 
 /** Largest n·d_v one densified (imputed) view may hold: 2e8 doubles = 1.6 GB. */
 export const MAX_VIEW_VALUES = 2e8;
@@ -89,7 +95,7 @@ export function viewSpectrum(X: Mat, neighbors: number, k: number): ViewSpectrum
 }
 
 function* run(
-  ds: MultiViewDataset,
+  ds: SolverInput,
   params: Params,
   k: number,
   _rng: Rng,
@@ -161,7 +167,7 @@ function* run(
 }
 
 /** Best Single View by spectral clustering; see README.md. */
-export const bsv: Solver = {
+export const bsv = defineSolver({
   name: 'bsv',
   title: 'Best Single View (spectral)',
   description:
@@ -171,4 +177,12 @@ export const bsv: Solver = {
   schema: bsvSchema,
   deterministic: true,
   run,
-};
+  input: 'incomplete',
+  monotone: false,
+  iterationCap: () => null,
+  footprint: ({ n, dims }) => ({
+    bytes: 8 * n * (Math.max(0, ...dims) + 64),
+    quadratic: false,
+    note: 'one imputed view and its graph',
+  }),
+});

@@ -8,12 +8,18 @@
  * constraint is on and reaches c components. Steps: 'prepare' (graphs), one 'solve' step per
  * pass with the objective and its terms, 'embed'.
  */
-import type { MultiViewDataset } from '../../dataset';
 import type { Mat } from '../../linalg/types';
 import { createRng, type Rng } from '../../random';
 import { meanImputed, missingCount } from '../impute';
 import { SolverInputError } from '../params';
-import type { ParamSchema, Params, Solver, SolverOutput, SolverStep } from '../types';
+import {
+  defineSolver,
+  type ParamSchema,
+  type Params,
+  type SolverInput,
+  type SolverOutput,
+  type SolverStep,
+} from '../types';
 import { buildGraphs, cglIterate, consensusEmbedding, type CglPath } from './cgl';
 import { connectivityConstraint } from './connectivity';
 import { conjugateWeight, type Shrinkage } from './shrink';
@@ -196,7 +202,7 @@ function spectrumDiagnostics(
 
 function makeRun(method: 'cgl' | 'cgmvc-nc') {
   return function* run(
-    ds: MultiViewDataset,
+    ds: SolverInput,
     params: Params,
     c: number,
     _rng: Rng,
@@ -379,7 +385,7 @@ function scatterLabels(labels: Int32Array, perm: Int32Array): Int32Array {
   return out;
 }
 
-export const cgl: Solver = {
+export const cgl = defineSolver({
   name: 'cgl',
   title: 'CGL (consensus graph learning, weighted tensor nuclear norm)',
   description:
@@ -389,9 +395,18 @@ export const cgl: Solver = {
   schema: cglSchema,
   deterministic: true,
   run: makeRun('cgl'),
-};
+  input: 'incomplete',
+  monotone: false,
+  iterationCap: (p) => p['iterations'] as number,
+  footprint: ({ n, dims }, p) => {
+    const V = dims.length;
+    return p['path'] === 'dense'
+      ? { bytes: 8 * (V + 2) * n * n, quadratic: true, note: `${V + 2} dense n × n arrays` }
+      : { bytes: 8 * V * (V + 4) * n * 64, quadratic: false, note: 'per view n × c factors' };
+  },
+});
 
-export const cgmvcNc: Solver = {
+export const cgmvcNc = defineSolver({
   name: 'cgmvc-nc',
   title: 'CGMVC-NC (consensus graph, t-Gamma non-convex tensor norm)',
   description:
@@ -400,4 +415,13 @@ export const cgmvcNc: Solver = {
   schema: cgmvcNcSchema,
   deterministic: true,
   run: makeRun('cgmvc-nc'),
-};
+  input: 'incomplete',
+  monotone: false,
+  iterationCap: (p) => p['iterations'] as number,
+  footprint: ({ n, dims }, p) => {
+    const V = dims.length;
+    return p['path'] === 'dense'
+      ? { bytes: 8 * (V + 2) * n * n, quadratic: true, note: `${V + 2} dense n × n arrays` }
+      : { bytes: 8 * V * (V + 4) * n * 64, quadratic: false, note: 'per view n × c factors' };
+  },
+});

@@ -34,7 +34,8 @@
  * Cost per iteration O(Σ_v nnz(X_v)·ℓ + n·m·ℓ), memory O(n·(m + V·ℓ)) beyond the data;
  * nothing n × n; the buffers are allocated once (the d_v × ℓ polar factors excepted).
  */
-import type { MultiViewDataset, ViewValues } from '../../dataset';
+import type { ViewValues } from '../../dataset';
+import type { SolverInput } from '../types';
 import { matmul, matmulTA, polar, spmm, spmmTA, symEig, qr } from '../../linalg/kernels';
 import { projectSimplexNewtonAt } from '../../linalg/simplex';
 import type { Csr, Mat } from '../../linalg/types';
@@ -98,7 +99,7 @@ function denseToCsr(data: Float64Array, rows: number, d: number, nnz: number): C
  * The reference's preprocessing of every view (see the file comment). Copies a view only when
  * it must change: non-finite entries to zero, or a sparse dense view to CSR.
  */
-export function prepareViews(ds: MultiViewDataset): readonly PreparedView[] {
+export function prepareViews(ds: SolverInput): readonly PreparedView[] {
   const cached = PREPARED.get(ds);
   if (cached) return cached;
   const prepared = ds.views.map((view) => {
@@ -152,7 +153,7 @@ export function prepareViews(ds: MultiViewDataset): readonly PreparedView[] {
  * preparation (a pass over every value, CSR conversion) is the same each time. Datasets are
  * immutable; the entry goes with the dataset object.
  */
-const PREPARED = new WeakMap<MultiViewDataset, readonly PreparedView[]>();
+const PREPARED = new WeakMap<SolverInput, readonly PreparedView[]>();
 
 export interface CbgOptions {
   /** Latent dimension ℓ (rows of C and of each W_v). */

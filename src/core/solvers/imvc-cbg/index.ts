@@ -11,10 +11,15 @@
  * Restarts (seeded start only): r starts from the streams rng.fork('start/1' … 'start/r'), each
  * solved to the end; the one with the lowest final objective is kept. No labels are used.
  */
-import type { MultiViewDataset } from '../../dataset';
 import type { Rng } from '../../random';
 import { SolverInputError } from '../params';
-import type { Params, Solver, SolverOutput, SolverStep } from '../types';
+import {
+  defineSolver,
+  type Params,
+  type SolverInput,
+  type SolverOutput,
+  type SolverStep,
+} from '../types';
 import {
   CbgModel,
   embedding,
@@ -40,7 +45,7 @@ export class ImvcCbgInputError extends SolverInputError {
 }
 
 /** Checks what the method needs of the data; throws ImvcCbgInputError otherwise. */
-export function checkDataset(ds: MultiViewDataset, k: number, dimension: number, m: number): void {
+export function checkDataset(ds: SolverInput, k: number, dimension: number, m: number): void {
   const { n } = ds;
   if (ds.views.length === 0) throw new ImvcCbgInputError('the dataset has no views');
   if (k > n) throw new ImvcCbgInputError(`k = ${k} clusters exceeds the ${n} samples`);
@@ -105,7 +110,7 @@ function* solveFrom(
 }
 
 function* run(
-  ds: MultiViewDataset,
+  ds: SolverInput,
   params: Params,
   k: number,
   rng: Rng,
@@ -213,7 +218,7 @@ function* run(
 }
 
 /** IMVC-CBG (Improved version by default); see README.md. */
-export const imvcCbg: Solver = {
+export const imvcCbg = defineSolver({
   name: 'imvc-cbg',
   title: 'IMVC-CBG (consensus bipartite graph)',
   description:
@@ -225,4 +230,12 @@ export const imvcCbg: Solver = {
   schema: imvcCbgSchema,
   deterministic: false,
   run,
-};
+  input: 'incomplete',
+  monotone: true,
+  iterationCap: (p) => p['iterations'] as number,
+  footprint: ({ n, dims }) => ({
+    bytes: 8 * dims.length * n * 64,
+    quadratic: false,
+    note: 'per view an n × m graph',
+  }),
+});

@@ -6,12 +6,18 @@
  * the only random part, belongs to the protocol). Cost O(n·Σd_v) time and memory; refused above
  * MAX_CONCAT_VALUES values (see README.md).
  */
-import type { MultiViewDataset } from '../../dataset';
 import type { Mat } from '../../linalg/types';
 import type { Rng } from '../../random';
 import { meanImputed, missingCount } from '../impute';
 import { SolverInputError } from '../params';
-import type { ParamSchema, Params, Solver, SolverOutput, SolverStep } from '../types';
+import {
+  defineSolver,
+  type ParamSchema,
+  type Params,
+  type SolverInput,
+  type SolverOutput,
+  type SolverStep,
+} from '../types';
 
 /** Largest n·Σd_v the dense concatenation may hold: 2e8 doubles = 1.6 GB. */
 export const MAX_CONCAT_VALUES = 2e8;
@@ -71,7 +77,7 @@ function normaliseView(X: Mat, present: Int32Array, mode: ConcatNormalize): void
  * E: (n, Σd_v), the concatenation of the mean-imputed (then normalised) views.
  * Throws when n·Σd_v exceeds MAX_CONCAT_VALUES.
  */
-export function concatenateViews(ds: MultiViewDataset, mode: ConcatNormalize): Mat {
+export function concatenateViews(ds: SolverInput, mode: ConcatNormalize): Mat {
   const { n } = ds;
   const total = ds.views.reduce((s, v) => s + v.d, 0);
   if (n * total > MAX_CONCAT_VALUES) {
@@ -95,7 +101,7 @@ export function concatenateViews(ds: MultiViewDataset, mode: ConcatNormalize): M
 }
 
 function* run(
-  ds: MultiViewDataset,
+  ds: SolverInput,
   params: Params,
   _k: number,
   _rng: Rng,
@@ -123,7 +129,7 @@ function* run(
 }
 
 /** Concatenated views (mean-imputed) for k-means. See README.md. */
-export const kmeansConcat: Solver = {
+export const kmeansConcat = defineSolver({
   name: 'kmeans-concat',
   title: 'k-means on concatenated views',
   description:
@@ -133,4 +139,15 @@ export const kmeansConcat: Solver = {
   schema: kmeansConcatSchema,
   deterministic: true,
   run,
-};
+  input: 'incomplete',
+  monotone: false,
+  iterationCap: () => null,
+  footprint: ({ n, dims }) => {
+    const total = dims.reduce((a, d) => a + d, 0);
+    return {
+      bytes: 8 * n * (total + Math.max(0, ...dims)),
+      quadratic: false,
+      note: 'the n × Σd concatenation',
+    };
+  },
+});
