@@ -2,12 +2,15 @@
  * `npm run bench [-- name ...]`: benchmarks, each printing its figures beside the anchor it
  * chases. Never part of `npm test`. Every `test/bench/<name>.bench.ts` exporting
  * `run(): Promise<void>` is a benchmark called `<name>`; with no name, all run. Helper threads
- * (backend/threads.ts) are started first, as the app's solver worker starts them.
+ * (backend/threads.ts) are started first, as the app's solver worker starts them. What each
+ * benchmark prints is also written to its section of docs/performance.md (`report.ts`), so the
+ * page always holds the last figures of every benchmark beside their anchors.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
+import { captured, machineLine, writeSections } from './report';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const available = readdirSync(here)
@@ -33,5 +36,9 @@ for (const name of asked.length ? asked : available) {
   const mod = (await import(pathToFileURL(join(here, `${name}.bench.ts`)).href)) as {
     run: () => Promise<void>;
   };
-  await mod.run();
+  const output = await captured(() => mod.run());
+  // Written after each benchmark, so an interrupted run keeps what it measured.
+  writeSections(join(here, '../../docs/performance.md'), [
+    { name, output, date: new Date().toISOString(), machine: machineLine(pool?.helpers ?? 0) },
+  ]);
 }
