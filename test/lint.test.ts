@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
-import { REPO } from './io/paths';
+import { REPO } from './helpers/paths';
 
 const eslint = new ESLint({ cwd: REPO });
 

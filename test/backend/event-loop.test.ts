@@ -23,7 +23,7 @@ import { synthesize } from '../../src/core/synth';
 import { writeNpz } from '../../src/io/npz-write';
 import type { RunInfo } from '../../src/shared/contract';
 import { hostWireJson, hostWireParts } from '../../src/backend/wire';
-import { REPO } from '../io/paths';
+import { REPO } from '../helpers/paths';
 
 const N = 1_000_000;
 let dir: string;

@@ -14,7 +14,7 @@ import { RunManager } from '../../src/backend/runs';
 import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import { startServer, type RunningServer } from '../../src/cli/serve';
 import type { RunInfo } from '../../src/shared/contract';
-import { REPO } from '../io/paths';
+import { REPO } from '../helpers/paths';
 
 let dir: string;
 let server: RunningServer;

@@ -13,9 +13,9 @@ import { DatasetLibrary, describeLoaded } from '../../src/backend/library';
 import { forkWorker, type WorkerProcess } from '../../src/backend/worker-host';
 import { loadDataset } from '../../src/io/load';
 import type { LoadRequest } from '../../src/shared/worker-protocol';
-import { REPO } from '../io/paths';
+import { REPO } from '../helpers/paths';
 
-const FAKE = join(REPO, 'test/backend/fake-loader.ts');
+const FAKE = join(REPO, 'test/helpers/fake-loader.ts');
 const SAMPLE = join(REPO, 'resources/datasets/NGs_Per0.5.mat');
 let dir: string;
 const file = (name: string): string => join(dir, name);

@@ -10,7 +10,7 @@ import { createHandlers, invoke } from '../../src/backend/handlers';
 import { DatasetLibrary } from '../../src/backend/library';
 import { describeProtocol, generateMask } from '../../src/backend/missing';
 import { presenceBits } from '../../src/shared/contract';
-import { DATASETS } from '../io/paths';
+import { DATASETS } from '../helpers/paths';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-missing-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import type { Progress } from '../../src/shared/worker-protocol';
 import type { WorkerRunResult } from '../../src/worker/execute';
-import { DATASETS, REPO } from '../io/paths';
+import { DATASETS, REPO } from '../helpers/paths';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-worker-'));
 const host = new WorkerHost({

@@ -8,7 +8,7 @@ import { writeRunBundle } from '../../src/io/bundle';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
 import { loadDataset } from '../../src/io/load';
-import { DATASETS } from '../io/paths';
+import { DATASETS } from '../helpers/paths';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-results-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { RunManager, methodInfos } from '../../src/backend/runs';
 import { fromWireJson, toWireJson } from '../../src/shared/wire';
 import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
 import type { RunInfo } from '../../src/shared/contract';
-import { REPO } from '../io/paths';
+import { REPO } from '../helpers/paths';
 
 const SAMPLE = join(REPO, 'resources/datasets/NGs_Per0.5.mat');
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-runs-'));

@@ -15,9 +15,9 @@ import {
 } from '../../src/backend/worker-host';
 import type { WorkerProcess } from '../../src/backend/worker-host';
 import type { Progress, RunRequest } from '../../src/shared/worker-protocol';
-import { REPO } from '../io/paths';
+import { REPO } from '../helpers/paths';
 
-const FAKE = join(REPO, 'test/backend/fake-worker.ts');
+const FAKE = join(REPO, 'test/helpers/fake-worker.ts');
 let spawned: WorkerProcess[] = [];
 let host: WorkerHost | null = null;
 

@@ -35,7 +35,7 @@ import { matmul } from '../../src/core/linalg/kernels';
 import { getSolver } from '../../src/core/solvers/registry';
 import { synthesize } from '../../src/core/synth';
 import { loadDataset } from '../../src/io/load';
-import { DATASETS, REPO, SHARED } from '../io/paths';
+import { DATASETS, REPO, SHARED } from '../helpers/paths';
 import { table } from './util';
 
 interface RefRun {

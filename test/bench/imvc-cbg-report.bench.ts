@@ -18,7 +18,7 @@ import { imvcCbg } from '../../src/core/solvers/imvc-cbg';
 import { validateParams } from '../../src/core/solvers/params';
 import type { Params } from '../../src/core/solvers/types';
 import { loadDataset } from '../../src/io/load';
-import { DATASETS, SHARED } from '../io/paths';
+import { DATASETS, SHARED } from '../helpers/paths';
 import { table } from './util';
 
 const FILES = [

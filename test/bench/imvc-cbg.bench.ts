@@ -25,7 +25,7 @@ import { imvcCbg } from '../../src/core/solvers/imvc-cbg';
 import { validateParams } from '../../src/core/solvers/params';
 import type { Solver } from '../../src/core/solvers/types';
 import { loadDataset } from '../../src/io/load';
-import { DATASETS, SHARED } from '../io/paths';
+import { DATASETS, SHARED } from '../helpers/paths';
 import { median, table } from './util';
 
 const FILES = ['NGs/NGs_Per0.5.mat', 'BDGP/BDGP_fea_Per0.5.mat'];

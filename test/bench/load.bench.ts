@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { loadDataset } from '../../src/io/load';
 import { python, table, timeMs } from './util';
-import { DATASETS } from '../io/paths';
+import { DATASETS } from '../helpers/paths';
 
 const FILES = ['HW/HW.mat', 'BDGP/BDGP_fea_Per0.5.mat', 'HW/Handwritten_fea.mat'];
 const TARGET_MS = 200;

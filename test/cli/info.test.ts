@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { DATASETS, REPO } from '../io/paths';
+import { DATASETS, REPO } from '../helpers/paths';
 
 function mvstudio(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(REPO, 'bin/mvstudio.mjs'), ...args], {

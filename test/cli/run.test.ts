@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../src/cli/run';
 import { readRunBundle } from '../../src/io/bundle';
-import { DATASETS, REPO } from '../io/paths';
+import { DATASETS, REPO } from '../helpers/paths';
 
 /** An errno code that `open` of a bundle temporary fails with in this process, or null. */
 const failOpen = vi.hoisted(() => ({ code: null as string | null }));

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesize } from '../../src/core/synth';
 import { readRunBundle } from '../../src/io/bundle';
 import { loadDataset } from '../../src/io/load';
-import { REPO } from '../io/paths';
+import { REPO } from '../helpers/paths';
 
 function mvstudio(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(REPO, 'bin/mvstudio.mjs'), ...args], {

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic, writeFolderAtomic } from '../../src/io/atomic';
-import { REPO } from './paths';
+import { REPO } from '../helpers/paths';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-atomic-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ function complete(text: string): boolean {
 }
 
 async function killMidWrite(dir: string, mode: 'file' | 'folder', afterMs: number): Promise<void> {
-  const child = fork(join(REPO, 'test/io/atomic-child.ts'), [dir, mode], {
+  const child = fork(join(REPO, 'test/helpers/atomic-child.ts'), [dir, mode], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

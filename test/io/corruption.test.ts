@@ -13,7 +13,7 @@ import { loadDataset } from '../../src/io/load';
 import { DataError } from '../../src/io/errors';
 import { MatReadError } from '../../src/io/mat/types';
 import type { MultiViewDataset } from '../../src/core/dataset';
-import { DATASETS, allMatFiles } from './paths';
+import { DATASETS, allMatFiles } from '../helpers/paths';
 import { prng } from '../helpers/prng';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-corrupt-'));

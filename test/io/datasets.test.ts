@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { classSizes, samplesByViewCount } from '../../src/core/dataset';
 import { loadDataset } from '../../src/io/load';
 import { DataError } from '../../src/io/errors';
-import { readSpecTable } from './spec-table';
-import { DATASETS, SPEC, allMatFiles } from './paths';
+import { readSpecTable } from '../helpers/spec-table';
+import { DATASETS, SPEC, allMatFiles } from '../helpers/paths';
 
 const spec = new Map(readSpecTable(SPEC).map((r) => [r.file, r]));
 const files = allMatFiles();

@@ -10,7 +10,7 @@ import { DataError } from '../../src/io/errors';
 import type { MatFile, MatNumeric, MatSparse, MatValue } from '../../src/io/mat/types';
 import type { LoadOptions } from '../../src/shared/contract';
 import { samplesByViewCount } from '../../src/core/dataset';
-import { DATASETS } from './paths';
+import { DATASETS } from '../helpers/paths';
 
 /** A dense column-major matrix whose (i, j) entry is f(i, j). */
 function mat(

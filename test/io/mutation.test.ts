@@ -11,7 +11,7 @@ import { loadDataset } from '../../src/io/load';
 import { DataError } from '../../src/io/errors';
 import { MatReadError } from '../../src/io/mat/types';
 import { prng } from '../helpers/prng';
-import { doubles, int32s, npy, zip } from './build';
+import { doubles, int32s, npy, zip } from '../helpers/io-build';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-mutate-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));

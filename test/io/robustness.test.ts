@@ -32,8 +32,8 @@ import {
   mx,
   npy,
   zip,
-} from './build';
-import { DATASETS } from './paths';
+} from '../helpers/io-build';
+import { DATASETS } from '../helpers/paths';
 
 const TMP = mkdtempSync(join(tmpdir(), 'mvs-robust-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));

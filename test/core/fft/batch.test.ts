@@ -13,7 +13,7 @@ import {
   rfftBatch,
   rfftColumns,
 } from '../../../src/core/fft';
-import { maxAbsDiff, naiveDft, randomReal } from './naive';
+import { maxAbsDiff, naiveDft, randomReal } from '../../helpers/fft-naive';
 
 /** max_q |a_q − b_q|. */
 function maxDiff(a: Float64Array, b: Float64Array): number {

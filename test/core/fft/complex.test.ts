@@ -1,7 +1,7 @@
 /**
- * Complex FFT against the O(n²) DFT (naive.ts) for every length 1 … 64, primes and composite
- * sizes, with both algorithms; plus identities (inverse, Parseval, linearity, shift), hand
- * checkable transforms, strides, caching and error messages.
+ * Complex FFT against the O(n²) DFT (test/helpers/fft-naive.ts) for every length 1 … 64,
+ * primes and composite sizes, with both algorithms; plus identities (inverse, Parseval,
+ * linearity, shift), hand checkable transforms, strides, caching and error messages.
  */
 import { describe, expect, it } from 'vitest';
 import { createFftPlan, type FftAlgorithm } from '../../../src/core/fft';
@@ -16,7 +16,7 @@ import {
   randomComplex,
   relRms,
   tolerance,
-} from './naive';
+} from '../../helpers/fft-naive';
 
 const SMALL = Array.from({ length: 64 }, (_, i) => i + 1);
 const PRIMES = [97, 101, 127, 257, 1009, 2003];

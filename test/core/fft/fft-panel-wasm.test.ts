@@ -20,7 +20,7 @@ import type { MixedRadixCore } from '../../../src/core/fft/mixed-radix';
 import { SimdPanel, simdCore } from '../../../src/core/fft/panel-run';
 import { fftCore } from '../../../src/core/fft/plan';
 import { PANEL_WASM } from '../../../src/core/fft/wasm/panel-wasm';
-import { randomReal } from './naive';
+import { randomReal } from '../../helpers/fft-naive';
 
 afterEach(() => {
   setPanelBackend('wasm');

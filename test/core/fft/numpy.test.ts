@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFftPlan, createRealFftPlan } from '../../../src/core/fft';
-import { REPO } from '../../io/paths';
-import { type Complex, maxAbsDiff, relRms, tolerance } from './naive';
+import { REPO } from '../../helpers/paths';
+import { type Complex, maxAbsDiff, relRms, tolerance } from '../../helpers/fft-naive';
 
 interface Case {
   n: number;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ColumnWork, createRealFftPlan } from '../../../src/core/fft';
-import { randomReal } from './naive';
+import { randomReal } from '../../helpers/fft-naive';
 
 /** Lengths through every pass kind: radix 2, 3, 4, 5, 8, generic odd (7, 11, 13, 97), Bluestein. */
 const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 12, 13, 16, 22, 30, 49, 60, 61, 97, 121, 169, 257, 1000];

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRealFftPlan } from '../../../src/core/fft';
-import { type Complex, maxAbsDiff, naiveDft, randomReal, relRms, tolerance } from './naive';
+import {
+  type Complex,
+  maxAbsDiff,
+  naiveDft,
+  randomReal,
+  relRms,
+  tolerance,
+} from '../../helpers/fft-naive';
 
 const LENGTHS = [
   ...Array.from({ length: 64 }, (_, i) => i + 1),

@@ -10,7 +10,7 @@ import { permuteCsr, rcmOrder } from '../../../src/core/graph/reorder';
 import { normaliseRows, spectralEmbedding } from '../../../src/core/graph/spectral';
 import { matmulTB } from '../../../src/core/linalg/kernels';
 import type { Csr } from '../../../src/core/linalg/types';
-import { csr, graphFixture, mat, maxRelDiff } from '../helpers';
+import { csr, graphFixture, mat, maxRelDiff } from '../../helpers/linalg';
 
 const fx = graphFixture();
 const m = fx.mixture;

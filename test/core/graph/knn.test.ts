@@ -10,7 +10,7 @@ import { setGemmBackend } from '../../../src/core/linalg/gemm';
 import { matmulTB } from '../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
 import { prng } from '../../helpers/prng';
-import { graphFixture, mat, maxRelDiff } from '../helpers';
+import { graphFixture, mat, maxRelDiff } from '../../helpers/linalg';
 
 const fx = graphFixture();
 

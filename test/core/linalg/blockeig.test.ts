@@ -27,7 +27,7 @@ import {
   normaliseColumns,
   orthError,
   sinMaxAngle,
-} from '../helpers';
+} from '../../helpers/linalg';
 
 const fx = graphFixture();
 const TOL = 1e-10;

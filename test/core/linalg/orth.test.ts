@@ -11,7 +11,7 @@ import {
 import { matmul } from '../../../src/core/linalg/kernels';
 import type { Mat } from '../../../src/core/linalg/types';
 import { prng } from '../../helpers/prng';
-import { mat, orthError, sinMaxAngle } from '../helpers';
+import { mat, orthError, sinMaxAngle } from '../../helpers/linalg';
 
 function randomBlock(n: number, a: number, seed: number): Mat {
   const r = prng(seed);

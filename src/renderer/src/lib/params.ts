@@ -2,13 +2,13 @@
  * The parameter form's checks, from the solver's schema as the host describes it
  * (`MethodInfo.params`). Messages are the validator's own words (core/solvers/params.ts:
  * "parameter 'x' must be <expects>; got <value>"), so the form and the worker say the same
- * thing; test/renderer/params.test.ts holds the two side by side.
+ * thing; test/renderer/src/lib/params.test.ts holds the two side by side.
  */
 import type { ParamInfo, ParamValue } from '../../../shared/contract';
 
 /**
  * Plain decimal text, as the validator reads it (core/solvers/params.ts DECIMAL_INTEGER and
- * DECIMAL_NUMBER; the renderer cannot import core, so test/renderer/params.test.ts checks that
+ * DECIMAL_NUMBER; the renderer cannot import core, so test/renderer/src/lib/params.test.ts checks that
  * they agree): no '0x10', no ' 5 ', no '+5'.
  */
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
