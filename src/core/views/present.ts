@@ -102,7 +102,10 @@ export function scatterPresent(
   return out;
 }
 
-/** The view's values (n_v, d) as a dense row-major matrix: a CSR view is densified. O(n_v·d). */
+/**
+ * The view's values (n_v, d) as a dense row-major matrix: a dense view's own data (not a copy),
+ * a CSR view densified into a new array. O(n_v·d).
+ */
 export function denseRows(view: View): Mat {
   const vals = view.values;
   if (vals.kind === 'dense') return { rows: vals.rows, cols: vals.cols, data: vals.data };
