@@ -11,19 +11,8 @@
  * before a kernel or a bandwidth is taken from them).
  */
 import { matmulTB, syrk, transposeInto } from '../linalg/kernels';
+import { rowSquaredNorms } from '../linalg/rows';
 import type { Mat } from '../linalg/types';
-
-/** ‖x_i‖² for every row of X (n, d) → (n,), summed left to right. O(nd). */
-export function rowSquaredNorms(X: Mat): Float64Array {
-  const { rows: n, cols: d, data } = X;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = i * d; j < (i + 1) * d; j++) s += data[j]! * data[j]!;
-    out[i] = s;
-  }
-  return out;
-}
 
 /**
  * D (n, m) of the rows of X (n, d) against the rows of Y (m, d), or among the rows of X

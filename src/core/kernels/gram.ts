@@ -33,6 +33,12 @@ export interface KernelResult {
   readonly h?: number;
 }
 
+/** The Gaussian kernel and its resolved bandwidth (K = exp(−D / h), h = 2σ²). */
+export interface GaussianResult extends KernelResult {
+  readonly sigma: number;
+  readonly h: number;
+}
+
 /** X·Yᵀ (n, m), or X·Xᵀ (n, n) exactly symmetric (one triangle computed, then mirrored). */
 export function linearKernel(X: Mat, Y?: Mat): Mat {
   if (!Y) return syrk(transposeInto(X));
@@ -63,7 +69,7 @@ export function polynomialKernel(
  * exp(−D / h) with D the squared distances between the rows of X and Y (or among X's rows,
  * symmetric with a zero diagonal, so K_ii = 1) and h from `bandwidth`, resolved over that D.
  */
-export function gaussianKernel(X: Mat, Y: Mat | undefined, bandwidth: Bandwidth): KernelResult {
+export function gaussianKernel(X: Mat, Y: Mat | undefined, bandwidth: Bandwidth): GaussianResult {
   const D = squaredDistances(X, Y);
   const { sigma, h } = resolveBandwidth(D, bandwidth);
   const k = D.data;
