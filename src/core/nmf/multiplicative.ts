@@ -1,6 +1,6 @@
 /**
- * Weighted non-negative matrix factorisation by multiplicative updates (Lee & Seung, NIPS 2000;
- * the weighted form of Ho, 2008, and of MIC, Shao et al. 2015):
+ * Weighted non-negative matrix factorisation by multiplicative updates (Lee & Seung, NIPS 2000,
+ * with the per-entry weights MIC, Shao et al. 2015, puts on missing samples):
  *
  *   min_{U ≥ 0, V ≥ 0}  f(U, V) = Σ_ij Ω_ij (X − U·Vᵀ)_ij²   X: (m, n) ≥ 0, U: (m, k), V: (n, k)
  *
@@ -15,8 +15,9 @@
  * Ω is given per entry (m, n), per row (m,) or per column (n,). With a row or column weight
  * (or none) the denominators are formed through a k × k Gram matrix,
  *   (Ω⊙(U·Vᵀ))·V = diag(ω)·U·(VᵀV)  (rows),   U·(Vᵀ·diag(ω)·V)  (columns),
- * O((m + n)·k²) instead of O(m·n·k), and nothing of size m × n is formed but Ω⊙X.
- * `createNmfWork` allocates every buffer once; the steps allocate nothing.
+ * O((m + n)·k²) instead of O(m·n·k), and the steps form nothing of size m × n but Ω⊙X (the
+ * objective needs one m × n buffer, made on its first call). `createNmfWork` allocates every
+ * buffer once; the steps allocate no array.
  */
 import { matmul, matmulTA, matmulTB, syrk } from '../linalg/kernels';
 import type { Mat } from '../linalg/types';
