@@ -1,7 +1,8 @@
 /**
  * Row gather, scatter and column concatenation of row-major matrices: what permutations, sample
  * subsets and view stacking need. Each copies whole rows with `set` (one contiguous block per
- * row), O(rows·cols) time, and allocates only its output.
+ * row), O(rows·cols) time, and allocates only its output. Plus the squared row norms every
+ * distance expansion ‖x‖² + ‖y‖² − 2x·y starts from.
  */
 import type { Mat } from './types';
 
@@ -56,4 +57,16 @@ export function concatColumns(ms: readonly Mat[]): Mat {
     offset += c;
   }
   return { rows, cols: total, data };
+}
+
+/** ‖x_i‖² for every row of X (n, d) → (n,), summed left to right. O(nd). */
+export function rowSquaredNorms(X: Mat): Float64Array {
+  const { rows: n, cols: d, data } = X;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let p = i * d; p < (i + 1) * d; p++) s += data[p]! * data[p]!;
+    out[i] = s;
+  }
+  return out;
 }

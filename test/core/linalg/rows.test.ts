@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { concatColumns, gatherRows, scatterRows } from '../../../src/core/linalg/rows';
+import {
+  concatColumns,
+  gatherRows,
+  rowSquaredNorms,
+  scatterRows,
+} from '../../../src/core/linalg/rows';
 import type { Mat } from '../../../src/core/linalg/types';
 
 const M: Mat = { rows: 3, cols: 2, data: Float64Array.from([1, 2, 3, 4, 5, 6]) };
@@ -34,5 +39,9 @@ describe('linalg/rows', () => {
     expect(() => concatColumns([M, { rows: 2, cols: 1, data: new Float64Array(2) }])).toThrow(
       /2 rows, expected 3/,
     );
+  });
+
+  it('sums the squares of each row', () => {
+    expect(Array.from(rowSquaredNorms(M))).toEqual([5, 25, 61]);
   });
 });
