@@ -23,7 +23,7 @@ import { ColumnWork, createRealFftPlan, type RealFftPlan } from '../../fft';
 import { chunkBounds, float64Array, runChunks, type ThreadPool } from '../../parallel';
 import { matmulTA, matmulTB, syrk, thinSvd } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
-import { hermEig, hermWork, type HermWork } from './herm';
+import { hermEig, hermWork, type HermWork } from '../../linalg/herm';
 import {
   conjugateWeight,
   penaltyWeight,
