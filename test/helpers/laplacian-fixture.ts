@@ -50,6 +50,6 @@ export function denseOf(S: Csr): Mat {
   const data = new Float64Array(S.rows * S.cols);
   for (let i = 0; i < S.rows; i++)
     for (let p = S.indptr[i]!; p < S.indptr[i + 1]!; p++)
-      data[i * S.cols + S.indices[p]!] += S.data[p]!;
+      data[i * S.cols + S.indices[p]!]! += S.data[p]!;
   return { rows: S.rows, cols: S.cols, data };
 }
