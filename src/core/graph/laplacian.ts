@@ -21,8 +21,8 @@ function rowSums(S: Csr): { deg: Float64Array; dmax: number } {
 }
 
 /**
- * α·I + β·D ± S with the diagonal merged into each row in column order: entry (i, i) is
- * diag_i + sign·s_ii, entry (i, j ≠ i) is sign·s_ij. O(nnz + n).
+ * diag(δ) + sign·S with the diagonal merged into each row in column order: entry (i, i) is
+ * δ_i + sign·s_ii, entry (i, j ≠ i) is sign·s_ij. O(nnz + n).
  */
 function withDiagonal(S: Csr, diag: (i: number) => number, sign: 1 | -1): Csr {
   const n = S.rows;
