@@ -3,7 +3,7 @@
  * clone of its input. A host's helper-thread entry imports this table and nothing else of core.
  */
 import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
-import { slicesTask, type SlicesTaskInput } from './solvers/cgl/tensor';
+import { slicesTask, type SlicesTaskInput } from './solvers/cgl/slices';
 import { endTask, hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './solvers/cgl/cgl';
 

@@ -6,7 +6,9 @@
  *   w_ij = (d_{k+1} − d_j) / (k·d_{k+1} − Σ_{j≤k} d_j + eps),  j = 1..k,  0 otherwise,
  * so each row sums to 1 (up to eps), then W = (W + Wᵀ)/2. eps = 2.220446049250313e-16 (MATLAB's
  * eps). W: (n, n) CSR with sorted column indices and at most 2nk entries; weights that are
- * exactly 0 (a neighbour tied with the (k+1)-th) are not stored.
+ * exactly 0 (a neighbour tied with the (k+1)-th) are not stored. `pknGraph` takes the exact kNN;
+ * `referencePknGraph` also reproduces the reference's neighbour lists (the sample itself among
+ * the candidates) and its rounding of the distances, for bit-level agreement with it.
  */
 import type { Csr, Mat } from '../linalg/types';
 import { knn, transpose, type Knn, type KnnOptions } from './knn';
@@ -88,4 +90,74 @@ export function symmetrise(W: Csr): Csr {
     indptr[i + 1] = q;
   }
   return { rows: n, cols: n, indptr, indices: indices.slice(0, q), data: data.slice(0, q) };
+}
+
+/**
+ * The reference's neighbour lists (`constructW_PKN`: sort each row of the distance matrix, the
+ * sample itself included, and drop the first entry): from the k + 1 nearest *other* samples
+ * `nn`, the sample i is merged in at distance dist(i, i) and the list re-sorted by
+ * (distance, index); the first entry is dropped. All distances are recomputed by `dist`, so a
+ * sample and an exact duplicate of it tie exactly: the lower index sorts first, and a sample whose
+ * duplicate has a lower index keeps itself as a neighbour (3Sources holds one duplicated
+ * document, which is how the reference graph differs from a self-excluding kNN).
+ */
+export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => number): Knn {
+  const { n, k } = nn;
+  const indices = new Int32Array(n * k);
+  const distances = new Float64Array(n * k);
+  // Row i's k + 1 candidates, kept sorted by (distance, index) by insertion as they come
+  // (the knn's order nearly holds already, so each insertion moves little).
+  const cd = new Float64Array(k + 1);
+  const ci = new Int32Array(k + 1);
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r <= k; r++) {
+      const j = r === 0 ? i : nn.indices[i * k + r - 1]!;
+      const x = dist(i, j);
+      let p = r;
+      while (p > 0 && (cd[p - 1]! > x || (cd[p - 1] === x && ci[p - 1]! > j))) {
+        cd[p] = cd[p - 1]!;
+        ci[p] = ci[p - 1]!;
+        p--;
+      }
+      cd[p] = x;
+      ci[p] = j;
+    }
+    for (let r = 0; r < k; r++) {
+      distances[i * k + r] = cd[r + 1]!;
+      indices[i * k + r] = ci[r + 1]!;
+    }
+  }
+  return { n, k, indices, distances };
+}
+
+/** Squared Euclidean distance as the reference forms it: max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0). */
+function gramDistance(X: Mat): (i: number, j: number) => number {
+  const { rows, cols, data } = X;
+  const sq = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    let s = 0;
+    for (let p = i * cols; p < (i + 1) * cols; p++) s += data[p]! * data[p]!;
+    sq[i] = s;
+  }
+  return (i, j) => {
+    let d = 0;
+    const oi = i * cols;
+    const oj = j * cols;
+    for (let p = 0; p < cols; p++) d += data[oi + p]! * data[oj + p]!;
+    return Math.max(sq[i]! + sq[j]! - 2 * d, 0);
+  };
+}
+
+/**
+ * The symmetrised PKN graph W (n×n CSR) of the rows of X (n, d) with k neighbours, exactly as the
+ * reference code builds it (`constructW_PKN` on squared distances formed as
+ * max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0), the neighbour lists of `referenceNeighbours`). Differs from
+ * `pknGraph` only where distances tie or round differently (exact duplicates, Gram cancellation).
+ */
+export function referencePknGraph(X: Mat, k: number): Csr {
+  if (!Number.isInteger(k) || k < 1 || k > X.rows - 2) {
+    throw new Error(`referencePknGraph: ${k} neighbours need at least ${k + 2} samples`);
+  }
+  const nn = referenceNeighbours(knn(X, k + 1), gramDistance(X));
+  return symmetrise(pknRows(nn, k));
 }

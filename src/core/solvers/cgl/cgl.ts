@@ -3,8 +3,9 @@
  * generator for both methods: the T-step's shrinkage is the parameter that tells them apart.
  *
  * Inputs: views[v]: (n, d_v) dense, rows = samples in the order the FFT runs along.
- *   0. x ← (x − mean(x))/std(x) per sample and view (std with N − 1; 0 → eps).
- *   1. W_v = symmetrised PKN graph (k neighbours); L_v = D^{-1/2}·W_v·D^{-1/2} (sparse).
+ *   0. x ← (x − mean(x))/std(x) per sample and view (std with N − 1; 0 → eps; `zscoreRows`).
+ *   1. W_v = the reference's symmetrised PKN graph (k neighbours, `referencePknGraph`);
+ *      L_v = D^{-1/2}·W_v·D^{-1/2} (sparse).
  *   2. objective[0] = Σ_v ½λ‖L_v‖² (H = 0, T = 0); then per pass t = 2 … iterations:
  *      H-step  G_v = λL_v + Q_v(½(T_v + T_vᵀ) − ½F̄_vF̄_vᵀ)Q_v (previous q_v, T_v, F̄_v);
  *              H_v = top-c eigenvectors of G_v; q_i = 1/‖h_i‖; F̄_v = diag(q)·H_v   (Eq. 14)
@@ -20,13 +21,15 @@
  */
 import { normalisedAffinity } from '../../graph/affinity';
 import { knn, type Knn } from '../../graph/knn';
-import { MATLAB_EPS, pknRows, symmetrise } from '../../graph/pkn';
+import { pknRows, referenceNeighbours, referencePknGraph, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
 import { float64Array, runChunks, threadPool } from '../../parallel';
 import { normaliseInto } from './hstep';
 import { HStepViews } from './hviews';
 import { matmulTB, symEig } from '../../linalg/kernels';
-import type { Csr, Mat } from '../../linalg/types';
+import { concatColumns } from '../../linalg/rows';
+import { zeros, type Csr, type Mat } from '../../linalg/types';
+import { zscoreRows } from '../../linalg/zscore';
 import type { Shrinkage } from './shrink';
 import { denseTensorStep, FactorisedTensor, type TensorTerms } from './tensor';
 
@@ -91,89 +94,6 @@ export interface CglState {
   readonly zeroRows: number;
 }
 
-/** Step 0: each sample (row) of X z-scored over its features (std with N − 1; 0 → eps). */
-export function zscoreRows(X: Mat): Mat {
-  const { rows, cols } = X;
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++) {
-    const o = i * cols;
-    let mean = 0;
-    for (let j = 0; j < cols; j++) mean += X.data[o + j]!;
-    mean /= cols;
-    let ss = 0;
-    for (let j = 0; j < cols; j++) ss += (X.data[o + j]! - mean) ** 2;
-    let sd = cols > 1 ? Math.sqrt(ss / (cols - 1)) : 0;
-    if (sd === 0) sd = MATLAB_EPS;
-    for (let j = 0; j < cols; j++) data[o + j] = (X.data[o + j]! - mean) / sd;
-  }
-  return { rows, cols, data };
-}
-
-/**
- * The reference's neighbour lists (`constructW_PKN`: sort each row of the distance matrix, the
- * sample itself included, and drop the first entry): from the k + 1 nearest *other* samples
- * `nn`, the sample i is merged in at distance dist(i, i) and the list re-sorted by
- * (distance, index); the first entry is dropped. All distances are recomputed by `dist`, so a
- * sample and an exact duplicate of it tie exactly: the lower index sorts first, and a sample whose
- * duplicate has a lower index keeps itself as a neighbour (3Sources holds one duplicated
- * document, which is how the reference graph differs from a self-excluding kNN).
- */
-export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => number): Knn {
-  const { n, k } = nn;
-  const indices = new Int32Array(n * k);
-  const distances = new Float64Array(n * k);
-  // Row i's k + 1 candidates, kept sorted by (distance, index) by insertion as they come
-  // (the knn's order nearly holds already, so each insertion moves little).
-  const cd = new Float64Array(k + 1);
-  const ci = new Int32Array(k + 1);
-  for (let i = 0; i < n; i++) {
-    for (let r = 0; r <= k; r++) {
-      const j = r === 0 ? i : nn.indices[i * k + r - 1]!;
-      const x = dist(i, j);
-      let p = r;
-      while (p > 0 && (cd[p - 1]! > x || (cd[p - 1] === x && ci[p - 1]! > j))) {
-        cd[p] = cd[p - 1]!;
-        ci[p] = ci[p - 1]!;
-        p--;
-      }
-      cd[p] = x;
-      ci[p] = j;
-    }
-    for (let r = 0; r < k; r++) {
-      distances[i * k + r] = cd[r + 1]!;
-      indices[i * k + r] = ci[r + 1]!;
-    }
-  }
-  return { n, k, indices, distances };
-}
-
-/** Squared Euclidean distance as the reference forms it: max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0). */
-function gramDistance(X: Mat): (i: number, j: number) => number {
-  const { rows, cols, data } = X;
-  const sq = new Float64Array(rows);
-  for (let i = 0; i < rows; i++) {
-    let s = 0;
-    for (let p = i * cols; p < (i + 1) * cols; p++) s += data[p]! * data[p]!;
-    sq[i] = s;
-  }
-  return (i, j) => {
-    let d = 0;
-    const oi = i * cols;
-    const oj = j * cols;
-    for (let p = 0; p < cols; p++) d += data[oi + p]! * data[oj + p]!;
-    return Math.max(sq[i]! + sq[j]! - 2 * d, 0);
-  };
-}
-
-/** Step 1's graph of one view: PKN on the reference's neighbour lists, symmetrised. */
-export function viewGraph(X: Mat, neighbors: number): Csr {
-  if (!Number.isInteger(neighbors) || neighbors < 1 || neighbors > X.rows - 2) {
-    throw new Error(`viewGraph: ${neighbors} neighbours need at least ${neighbors + 2} samples`);
-  }
-  const nn = referenceNeighbours(knn(X, neighbors + 1), gramDistance(X));
-  return symmetrise(pknRows(nn, neighbors));
-}
-
 /** Input of the helper task 'cgl.graphs' (`core/tasks.ts`). */
 export interface ViewGraphTaskInput {
   readonly views: readonly Mat[];
@@ -193,7 +113,7 @@ export function viewGraphTask(input: ViewGraphTaskInput): [number, Csr][] {
   const out: [number, Csr][] = [];
   for (let k = Atomics.add(claim, 0, 1); k < order.length; k = Atomics.add(claim, 0, 1)) {
     const v = order[k]!;
-    out.push([v, normalisedAffinity(viewGraph(zscoreRows(views[v]!), neighbors))]);
+    out.push([v, normalisedAffinity(referencePknGraph(zscoreRows(views[v]!), neighbors))]);
   }
   return out;
 }
@@ -237,10 +157,6 @@ function denseOf(S: Csr): Mat {
   return { rows: S.rows, cols: S.cols, data };
 }
 
-function zerosMat(rows: number, cols: number): Mat {
-  return { rows, cols, data: new Float64Array(rows * cols) };
-}
-
 /** ½λ‖L − HHᵀ‖² formed densely (dense path). */
 function graphTermDense(lambda: number, Ld: Mat, H: Mat): number {
   const HH = matmulTB(H, H);
@@ -253,15 +169,15 @@ function graphTermDense(lambda: number, Ld: Mat, H: Mat): number {
 function topDense(G: Mat, c: number): Mat {
   const n = G.rows;
   const e = symEig(G);
-  const H = zerosMat(n, c);
+  const H = zeros(n, c);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < c; j++) H.data[i * c + j] = e.vectors.data[i * n + (n - 1 - j)]!;
   return H;
 }
 
 /**
- * F_cat ← [F̄_1 … F̄_V] (n × Vc). A function of its own: the loop runs optimised, which it did
- * not inside the generator `cglIterate` (1.5 ms per pass on HW there).
+ * F_cat ← [F̄_1 … F̄_V] (n × Vc) in place (F_cat may be shared memory, so not `concatColumns`).
+ * A function of its own: V8 does not optimise the loop inside the generator `cglIterate`.
  */
 function concatInto(Fbar: readonly Mat[], Fcat: Mat): void {
   const { rows: n, cols: w, data: fc } = Fcat;
@@ -464,11 +380,7 @@ export function consensusGraph(Fbar: readonly Mat[], neighbors: number, path: Cg
       }
     }
   } else {
-    const Fcat = zerosMat(n, V * c);
-    for (let i = 0; i < n; i++)
-      for (let v = 0; v < V; v++)
-        Fcat.data.set(Fbar[v]!.data.subarray(i * c, (i + 1) * c), i * V * c + v * c);
-    const nn = referenceNeighbours(knn(Fcat, k1), dis);
+    const nn = referenceNeighbours(knn(concatColumns(Fbar), k1), dis);
     return symmetrise(pknRows(nn, neighbors));
   }
   const nn: Knn = { n, k: k1, indices, distances };

@@ -3,9 +3,8 @@
  * threads of `core/parallel` when a host installed them (the views are independent given the
  * previous iterate). The views are claimed one at a time from a counter in shared memory, by
  * whichever thread is free (how long a view takes varies from pass to pass, so a fixed split
- * left one thread waiting for the other: on HW CGL ≈ 7 ms of ≈ 40 per pass). Every thread keeps a
- * `HViewSolver` per view and one set of buffers (`ViewWork`) for the whole solve: a helper
- * receives the graphs once, in the first pass's task, and afterwards per pass q_v, F_cat
+ * leaves one thread waiting for the other). Every thread keeps a `HViewSolver` per view and one
+ * set of buffers (`ViewWork`) for the whole solve: a helper receives the graphs once, in the first pass's task, and afterwards per pass q_v, F_cat
  * (n × Vc), which it prepares itself, and the T-step's spectra (≈ n·Vc + m·V² values), from
  * which it makes ΔP_v (n × Vc) of each view it claims (the T-step's step 5 for it; this thread
  * does the same for its own). Having solved a view, the same thread finishes it: q_v (in place),

@@ -21,7 +21,7 @@ import {
   type SolverStep,
 } from '../types';
 import { buildGraphs, cglIterate, consensusEmbedding, type CglPath } from './cgl';
-import { connectivityConstraint } from './connectivity';
+import { connectivityConstraint } from '../../graph/clr';
 import { conjugateWeight, type Shrinkage } from './shrink';
 
 /** Largest n for the dense path (it holds V + 2 dense n × n arrays per view). */

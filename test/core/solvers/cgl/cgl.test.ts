@@ -20,7 +20,7 @@ import {
   type CglOptions,
   type CglState,
 } from '../../../../src/core/solvers/cgl/cgl';
-import { hermEig, hermWork } from '../../../../src/core/solvers/cgl/herm';
+import { hermEig, hermWork } from '../../../../src/core/linalg/herm';
 import { cgl, cgmvcNc } from '../../../../src/core/solvers/cgl';
 import { shrinkSlice, type Shrinkage } from '../../../../src/core/solvers/cgl/shrink';
 import { denseTensorStep, FactorisedTensor } from '../../../../src/core/solvers/cgl/tensor';

@@ -1,6 +1,6 @@
 /**
- * The factorised H-step's pieces (src/core/solvers/cgl/hstep.ts), against quantities formed
- * densely by the definitions:
+ * The factorised H-step's pieces (src/core/solvers/cgl/hstep.ts, and the eigensolver it calls,
+ * src/core/linalg/topeig.ts), against quantities formed densely by the definitions:
  * - `HStepOp` applies G_v = λL_v + Q(½F̄_vF̄_vᵀ + ½(ΔP_vF_catᵀ + F_catΔP_vᵀ))Q, i.e.
  *   λL_v + Q(½(T_v + T_vᵀ) − ½F̄_vF̄_vᵀ)Q for T_v = F̄_vF̄_vᵀ + ΔP_vF_catᵀ, to a block, and its
  *   `lastTrace` is tr(XᵀL_vX) of the block applied;
@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { symEig } from '../../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../../src/core/linalg/types';
-import { HStepOp, packFactor, topEigenpairs } from '../../../../src/core/solvers/cgl/hstep';
+import { HStepOp, packFactor } from '../../../../src/core/solvers/cgl/hstep';
+import { topEigenpairs } from '../../../../src/core/linalg/topeig';
 import { endTask, hstepTask, openSessions } from '../../../../src/core/solvers/cgl/hviews';
 import { setThreadPool, type ThreadPool } from '../../../../src/core/parallel';
 import { TASKS } from '../../../../src/core/tasks';

@@ -1,5 +1,5 @@
 /**
- * hermEig (Householder + implicit QR, `src/core/solvers/cgl/herm.ts`) against an independent
+ * hermEig (Householder + implicit QR, `src/core/linalg/herm.ts`) against an independent
  * reference: a plain cyclic complex Jacobi written here (no scaling, no shortcuts, run to
  * full convergence), on random Hermitian matrices of orders 1 … 8 and on the hard cases
  * (repeated, zero and clustered eigenvalues, rank-deficient Gram matrices like the T-step's
@@ -9,8 +9,8 @@
  * within a group of equal eigenvalues).
  */
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../../../../src/core/random';
-import { hermEig, hermWork } from '../../../../src/core/solvers/cgl/herm';
+import { createRng, type Rng } from '../../../src/core/random';
+import { hermEig, hermWork } from '../../../src/core/linalg/herm';
 
 interface Herm {
   m: number;
