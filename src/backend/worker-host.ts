@@ -128,6 +128,15 @@ export function defaultSolverMemoryLimit(): number {
   return Math.max(DEFAULT_MEMORY_LIMIT_BYTES, Math.floor(0.75 * totalmem()));
 }
 
+/**
+ * The memory limit of a solver worker started now: MVSTUDIO_MEMORY_LIMIT's (null for 'none'),
+ * else defaultSolverMemoryLimit(). The CLI, which solves in-process, refuses runs above it too.
+ */
+export function solverMemoryLimit(env: NodeJS.ProcessEnv = process.env): number | null {
+  const fromEnv = memoryLimitFromEnv(env);
+  return fromEnv === undefined ? defaultSolverMemoryLimit() : fromEnv;
+}
+
 let counter = 0;
 
 export class WorkerHost<Req = RunRequest> {
@@ -153,9 +162,7 @@ export class WorkerHost<Req = RunRequest> {
     this.#stallMs = options.stallMs === undefined ? 120_000 : options.stallMs;
     this.#cancelGraceMs = options.cancelGraceMs ?? 500;
     this.#memoryLimit =
-      options.memoryLimitBytes === undefined
-        ? (memoryLimitFromEnv() ?? defaultSolverMemoryLimit())
-        : options.memoryLimitBytes;
+      options.memoryLimitBytes === undefined ? solverMemoryLimit() : options.memoryLimitBytes;
     this.#memoryPollMs = options.memoryPollMs ?? 100;
     this.#processName = options.processName ?? 'solver worker';
     this.#activity = options.activity ?? 'the run';

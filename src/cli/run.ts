@@ -3,7 +3,8 @@
  * evaluation protocol (core/protocol.ts), driven and timed by backend/drive.ts, each run saved
  * as a bundle (io/bundle.ts). Exit 0 on success, 2 on bad input: an unknown method, parameter
  * or option, a value out of range, an unreadable file, data the protocol refuses (NaN/Inf,
- * overflow, a numerical failure), a bundle that cannot be written. The metrics are printed
+ * overflow, a numerical failure), a run whose memory estimate is above the solver memory limit
+ * (backend/estimate.ts), a bundle that cannot be written. The metrics are printed
  * before the bundle is written, so a full disk or a bad --out loses nothing computed; leftovers
  * of a killed bundle write in --out are cleared at the start.
  */
@@ -16,6 +17,8 @@ import { DECIMAL_INTEGER, ParamError, describeSpec, validateParams } from '../co
 import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver } from '../core/solvers/types';
 import { drive, since } from '../backend/drive';
+import { estimateMemory, shapeOf } from '../backend/estimate';
+import { solverMemoryLimit } from '../backend/worker-host';
 import { removeStaleTemporaries } from '../io/atomic';
 import { BundleWriteError, writeRunBundle, type RunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
@@ -162,6 +165,15 @@ function progressReporter(method: string): { step(s: ProtocolStep): void; done()
   };
 }
 
+/**
+ * Refuses a run whose memory estimate is above the solver memory limit, with the message the
+ * web host's `runs:start` gives (backend/estimate.ts), so that both hosts refuse the same runs.
+ */
+function refuseTooLarge(ds: MultiViewDataset, solver: Solver, params: Params, k: number): void {
+  const { refusal } = estimateMemory(shapeOf(ds), solver, params, k, solverMemoryLimit());
+  if (refusal !== null) throw new UsageError(refusal);
+}
+
 /** A run computed but not yet saved: its summary (bundle null) and what its bundle holds. */
 interface Solved {
   readonly summary: RunSummary;
@@ -181,6 +193,7 @@ async function runOne(
   const { solver, seed, protocol } = settings;
   const params = validateParams(solver.schema, settings.rawParams);
   const k = resolveK(settings.k, ds);
+  refuseTooLarge(ds, solver, params, k);
   const progress = progressReporter(solver.name);
   const options = {
     protocol,
@@ -436,6 +449,10 @@ async function compare(argv: string[]): Promise<number> {
   const outDir = values.out ?? OUT;
   await prepareOut(outDir);
   const { ds, load_s } = await timedLoad(file, loadOptions);
+  // Every method's refusal before the first solve, so that none is computed in vain.
+  for (const solver of solvers) {
+    refuseTooLarge(ds, solver, validateParams(solver.schema, {}), resolveK(common.k, ds));
+  }
   const solved: Solved[] = [];
   for (const solver of solvers) {
     solved.push(await runOne(file, loadOptions, ds, load_s, { ...common, solver }));

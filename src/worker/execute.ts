@@ -115,6 +115,7 @@ function runView(
     truth,
     confusion,
     sampleIds: ds.sampleIds,
+    charts: output?.charts ?? {},
     diagnostics: output?.diagnostics ?? {},
   };
 }
