@@ -9,7 +9,14 @@
  */
 import type { DatasetSummary } from '../core/dataset';
 import type { MetricSummary, ProtocolKind } from '../core/protocol';
-import type { ParamSpec, ParamValue, SolverCharts } from '../core/solvers/types';
+import type {
+  HeatmapChart,
+  ParamSpec,
+  ParamValue,
+  SolverCharts,
+  SpectrumChart,
+  WeightsChart,
+} from '../core/solvers/types';
 import {
   expectId,
   expectNull,
@@ -21,7 +28,17 @@ import {
   parseRunStart,
 } from './requests';
 
-export type { DatasetSummary, MetricSummary, ParamSpec, ParamValue, ProtocolKind, SolverCharts };
+export type {
+  DatasetSummary,
+  HeatmapChart,
+  MetricSummary,
+  ParamSpec,
+  ParamValue,
+  ProtocolKind,
+  SolverCharts,
+  SpectrumChart,
+  WeightsChart,
+};
 export {
   MAX_PARAMS,
   MAX_PARAMS_BYTES,
