@@ -129,7 +129,11 @@ export function createHandlers(
       if (path === undefined) return null;
       return grantTypedPath(writes, path, overwrite ?? false, host.home);
     },
-    'methods:list': async () => methodInfos(),
+    'methods:list': async () => methodInfos(runs?.solvers),
+    'runs:estimate': async (req) => {
+      await library.ready;
+      return manager().estimate(req);
+    },
     'runs:start': async (req) => manager().start(req),
     'runs:list': async () => (runs ? runs.list() : []),
     'runs:cancel': async ({ id }) => {

@@ -12,13 +12,16 @@
 import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAX_SEEDS } from '../core/limits';
-import { describeSpec } from '../core/solvers/params';
-import { getSolver, listSolvers } from '../core/solvers/registry';
-import type { Solver } from '../core/solvers/types';
+import type { DatasetSummary } from '../core/dataset';
+import { ParamError, describeSpec, validateParams } from '../core/solvers/params';
+import { listSolvers } from '../core/solvers/registry';
+import type { ParamValue, Params, Solver, SolverCharts } from '../core/solvers/types';
 import { writeFileAtomic } from '../io/atomic';
 import { compactCodes } from '../shared/contract';
 import type {
   MethodInfo,
+  RunEstimate,
+  RunEstimateRequest,
   RunInfo,
   RunProgress,
   RunResult,
@@ -26,6 +29,7 @@ import type {
   SerializedError,
 } from '../shared/contract';
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
+import { estimateMemory } from './estimate';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
 
@@ -47,6 +51,13 @@ export interface RunManagerOptions {
   maxQueued?: number;
   /** Finished runs (done, failed, cancelled) whose records are kept; older ones are forgotten (default 500). */
   keepFinished?: number;
+  /** The solvers runs may name (default the registry's); tests inject fakes. */
+  solvers?: readonly Solver[];
+  /**
+   * Bytes above which a run's estimate (data plus the solver's footprint) is refused before it
+   * is queued (default the host's `memoryLimitBytes`, at which it would kill the worker).
+   */
+  memoryLimitBytes?: number | null;
 }
 
 export const DEFAULT_MAX_QUEUED = 100;
@@ -62,9 +73,6 @@ interface Entry {
   lastEmit: number;
   pending: ReturnType<typeof setTimeout> | null;
 }
-
-/** Parameter names read as an iteration cap, for "iteration i of max". */
-const MAX_ITER_NAMES = ['maxIter', 'maxIterations', 'max_iter', 'iterations', 'iters'];
 
 /** The registry as the renderer sees it. */
 export function methodInfos(solvers: readonly Solver[] = listSolvers()): MethodInfo[] {
@@ -90,6 +98,8 @@ export class RunManager {
   readonly #keepBytes: number;
   readonly #maxQueued: number;
   readonly #keepFinished: number;
+  readonly #solvers: readonly Solver[];
+  readonly #memoryLimit: number | null;
   readonly #runs = new Map<string, Entry>();
   readonly #results = new Map<string, RunResult>();
   /** What each kept result takes (resultBytes), and their sum. */
@@ -107,6 +117,28 @@ export class RunManager {
     this.#keepBytes = options.keepResultBytes ?? DEFAULT_KEEP_RESULT_BYTES;
     this.#maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
     this.#keepFinished = options.keepFinished ?? DEFAULT_KEEP_FINISHED;
+    this.#solvers = options.solvers ?? listSolvers();
+    this.#memoryLimit =
+      options.memoryLimitBytes === undefined
+        ? options.host.memoryLimitBytes
+        : options.memoryLimitBytes;
+  }
+
+  /** The solvers runs may name, in order (what `methods:list` describes). */
+  get solvers(): readonly Solver[] {
+    return this.#solvers;
+  }
+
+  /**
+   * The memory estimate of a run the form describes (`runs:estimate`); throws for an unknown
+   * dataset or method and, with the validator's message, for parameters the schema refuses.
+   */
+  estimate(req: RunEstimateRequest): RunEstimate {
+    const dataset = this.#library.get(req.datasetId);
+    if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
+    const solver = this.#solver(req.method);
+    const params = validateParams(solver.schema, req.params);
+    return this.#estimate(dataset.summary, solver, params, req.k);
   }
 
   /** Listens to every change of every run; returns the unsubscriber. */
@@ -126,7 +158,7 @@ export class RunManager {
 
   /**
    * Queues a run; fails at once for an unknown dataset or method, more seeds than MAX_SEEDS,
-   * or a full queue (`maxQueued` runs waiting).
+   * a full queue (`maxQueued` runs waiting), or an estimate with a refusal ('TooLarge').
    */
   start(req: RunStart): RunInfo {
     if (req.seeds !== undefined && req.seeds > MAX_SEEDS) {
@@ -145,11 +177,14 @@ export class RunManager {
     }
     const dataset = this.#library.get(req.datasetId);
     if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
-    const solver = getSolver(req.method);
+    const solver = this.#solver(req.method);
+    // Bad parameters fail the run in the worker, with the validator's message, as before.
+    const params = validParams(solver, req.params);
+    if (params !== null) {
+      const { refusal } = this.#estimate(dataset.summary, solver, params, req.k);
+      if (refusal !== null) throw named('TooLarge', refusal);
+    }
     const id = `r${++this.#counter}`;
-    const capName = MAX_ITER_NAMES.find((n) => solver.schema[n]?.type === 'int');
-    const cap =
-      capName === undefined ? undefined : (req.params[capName] ?? solver.schema[capName]?.default);
     const info: RunInfo = {
       id,
       datasetId: dataset.id,
@@ -164,7 +199,7 @@ export class RunManager {
       batch: req.batch ?? null,
       status: 'queued',
       progress: null,
-      maxIterations: typeof cap === 'number' ? cap : null,
+      maxIterations: params === null ? null : solver.iterationCap(params),
       queuedAt: Date.now(),
       startedAt: null,
       finishedAt: null,
@@ -264,6 +299,19 @@ export class RunManager {
     return { path };
   }
 
+  #solver(name: string): Solver {
+    const solver = this.#solvers.find((s) => s.name === name);
+    if (solver) return solver;
+    const known = this.#solvers.map((s) => s.name).join(', ') || '(none)';
+    throw new Error(`unknown method '${name}'; methods: ${known}`);
+  }
+
+  /** k: the request's, else the number of classes, else 2 (the least, a lower bound). */
+  #estimate(summary: DatasetSummary, solver: Solver, params: Params, k?: number): RunEstimate {
+    const clusters = k ?? summary.labels?.classes.length ?? 2;
+    return estimateMemory(summary, solver, params, clusters, this.#memoryLimit);
+  }
+
   #progress(id: string, p: Progress): void {
     const entry = this.#runs.get(id);
     if (!entry) return;
@@ -327,6 +375,8 @@ export class RunManager {
       missingViews: v.missingViews,
       sampleIds: v.sampleIds,
       confusion: v.confusion,
+      // JSON-safe as the diagnostics (a non-finite value becomes null, a gap in the chart).
+      charts: plain(v.charts) as SolverCharts,
       diagnostics: plain(v.diagnostics) as Record<string, unknown>,
       bundle: r.bundle,
     };
@@ -410,7 +460,7 @@ export function resultBytes(r: RunResult): number {
   for (const id of r.sampleIds ?? []) bytes += 2 * id.length + 16;
   for (const t of Object.values(r.traces)) bytes += 8 * t.length;
   bytes += 8 * (r.objective.length + (r.confusion?.counts.length ?? 0) ** 2);
-  bytes += 2 * JSON.stringify(r.diagnostics).length;
+  bytes += 2 * (JSON.stringify(r.charts).length + JSON.stringify(r.diagnostics).length);
   return bytes;
 }
 
@@ -457,6 +507,16 @@ function plain(value: unknown): unknown {
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return null;
   return value;
+}
+
+/** The validated parameters, or null when the schema refuses them. */
+function validParams(solver: Solver, raw: Readonly<Record<string, ParamValue>>): Params | null {
+  try {
+    return validateParams(solver.schema, raw);
+  } catch (e) {
+    if (e instanceof ParamError) return null;
+    throw e;
+  }
 }
 
 function named(name: string, message: string): Error {

@@ -20,12 +20,10 @@ import type { SerializedError } from '../shared/contract';
 
 /**
  * V8 options of every solver worker process (`forkWorker`, Electron's utilityProcess, the
- * benches that stand in for it). `--no-concurrent-recompilation`: V8 optimises hot functions
- * on the thread that runs them instead of on a background compiler thread. A solver process
- * keeps every core busy with its own threads (the solver's and one helper per other core), so
- * the background compiler competes with them and hot code runs unoptimised until it gets a
- * turn; measured on HW (CGL, 2 cores, fresh processes, interleaved): 8.5 s → 7.9 s end to end
- * and ~1 s less CPU. With one thread there is no such contention and no measurable difference.
+ * benches that stand in for it). `--no-concurrent-recompilation` makes V8 optimise hot
+ * functions on the thread that runs them, because a solver process keeps every core busy with
+ * its own threads and a background compiler would wait for a turn while hot code runs
+ * unoptimised.
  */
 export const SOLVER_V8_FLAGS: readonly string[] = ['--no-concurrent-recompilation'];
 
@@ -130,6 +128,15 @@ export function defaultSolverMemoryLimit(): number {
   return Math.max(DEFAULT_MEMORY_LIMIT_BYTES, Math.floor(0.75 * totalmem()));
 }
 
+/**
+ * The memory limit of a solver worker started now: MVSTUDIO_MEMORY_LIMIT's (null for 'none'),
+ * else defaultSolverMemoryLimit(). The CLI, which solves in-process, refuses runs above it too.
+ */
+export function solverMemoryLimit(env: NodeJS.ProcessEnv = process.env): number | null {
+  const fromEnv = memoryLimitFromEnv(env);
+  return fromEnv === undefined ? defaultSolverMemoryLimit() : fromEnv;
+}
+
 let counter = 0;
 
 export class WorkerHost<Req = RunRequest> {
@@ -155,12 +162,15 @@ export class WorkerHost<Req = RunRequest> {
     this.#stallMs = options.stallMs === undefined ? 120_000 : options.stallMs;
     this.#cancelGraceMs = options.cancelGraceMs ?? 500;
     this.#memoryLimit =
-      options.memoryLimitBytes === undefined
-        ? (memoryLimitFromEnv() ?? defaultSolverMemoryLimit())
-        : options.memoryLimitBytes;
+      options.memoryLimitBytes === undefined ? solverMemoryLimit() : options.memoryLimitBytes;
     this.#memoryPollMs = options.memoryPollMs ?? 100;
     this.#processName = options.processName ?? 'solver worker';
     this.#activity = options.activity ?? 'the run';
+  }
+
+  /** Resident bytes past which a run's worker is killed; null: no limit. */
+  get memoryLimitBytes(): number | null {
+    return this.#memoryLimit;
   }
 
   /** Queues a run; progress arrives through `onProgress`, the end through `outcome`. */

@@ -1,9 +1,10 @@
 /**
  * `mvstudio methods | run | compare`: the solvers of the registry run in-process under the
- * evaluation protocol (core/protocol.ts), timed here (the host owns the clock), each run saved
+ * evaluation protocol (core/protocol.ts), driven and timed by backend/drive.ts, each run saved
  * as a bundle (io/bundle.ts). Exit 0 on success, 2 on bad input: an unknown method, parameter
  * or option, a value out of range, an unreadable file, data the protocol refuses (NaN/Inf,
- * overflow, a numerical failure), a bundle that cannot be written. The metrics are printed
+ * overflow, a numerical failure), a run whose memory estimate is above the solver memory limit
+ * (backend/estimate.ts), a bundle that cannot be written. The metrics are printed
  * before the bundle is written, so a full disk or a bad --out loses nothing computed; leftovers
  * of a killed bundle write in --out are cleared at the start.
  */
@@ -11,16 +12,13 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MultiViewDataset } from '../core/dataset';
 import { MAX_SEEDS } from '../core/limits';
-import {
-  evaluate,
-  type MetricSummary,
-  type ProtocolKind,
-  type ProtocolResult,
-  type ProtocolStep,
-} from '../core/protocol';
+import type { MetricSummary, ProtocolKind, ProtocolResult, ProtocolStep } from '../core/protocol';
 import { DECIMAL_INTEGER, ParamError, describeSpec, validateParams } from '../core/solvers/params';
 import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver } from '../core/solvers/types';
+import { drive, since } from '../backend/drive';
+import { estimateMemory, shapeOf } from '../backend/estimate';
+import { solverMemoryLimit } from '../backend/worker-host';
 import { removeStaleTemporaries } from '../io/atomic';
 import { BundleWriteError, writeRunBundle, type RunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
@@ -149,9 +147,6 @@ function resolveK(k: number | null, ds: MultiViewDataset): number {
   return chosen;
 }
 
-/** Seconds since `t0` (performance.now() milliseconds). */
-const since = (t0: number): number => (performance.now() - t0) / 1000;
-
 /** A progress line on stderr, only when it is a terminal; at most ten per second. */
 function progressReporter(method: string): { step(s: ProtocolStep): void; done(): void } {
   if (!process.stderr.isTTY) return { step: () => {}, done: () => {} };
@@ -171,24 +166,12 @@ function progressReporter(method: string): { step(s: ProtocolStep): void; done()
 }
 
 /**
- * Drives the protocol to its end, timing each `next()` into the stage of the step it returned
- * (core/protocol.ts's timing contract): 'kmeans', 'metrics', and the solver's stages (solve_s).
+ * Refuses a run whose memory estimate is above the solver memory limit, with the message the
+ * web host's `runs:start` gives (backend/estimate.ts), so that both hosts refuse the same runs.
  */
-function drive(
-  gen: Generator<ProtocolStep, ProtocolResult, void>,
-  onStep: (s: ProtocolStep) => void,
-): { result: ProtocolResult; solve_s: number; kmeans_s: number } {
-  let solve = 0;
-  let km = 0;
-  for (;;) {
-    const t0 = performance.now();
-    const r = gen.next();
-    const dt = since(t0);
-    if (r.done) return { result: r.value, solve_s: solve, kmeans_s: km };
-    if (r.value.step.stage === 'kmeans') km += dt;
-    else if (r.value.step.stage !== 'metrics') solve += dt;
-    onStep(r.value);
-  }
+function refuseTooLarge(ds: MultiViewDataset, solver: Solver, params: Params, k: number): void {
+  const { refusal } = estimateMemory(shapeOf(ds), solver, params, k, solverMemoryLimit());
+  if (refusal !== null) throw new UsageError(refusal);
 }
 
 /** A run computed but not yet saved: its summary (bundle null) and what its bundle holds. */
@@ -199,17 +182,18 @@ interface Solved {
 }
 
 /** One method on a loaded dataset: protocol and timings; the bundle is written by `save`. */
-function runOne(
+async function runOne(
   file: string,
   loadOptions: LoadOptions,
   ds: MultiViewDataset,
   load_s: number,
   settings: RunSettings,
-): Solved {
+): Promise<Solved> {
   const t0 = performance.now();
   const { solver, seed, protocol } = settings;
   const params = validateParams(solver.schema, settings.rawParams);
   const k = resolveK(settings.k, ds);
+  refuseTooLarge(ds, solver, params, k);
   const progress = progressReporter(solver.name);
   const options = {
     protocol,
@@ -218,7 +202,7 @@ function runOne(
   };
   let driven;
   try {
-    driven = drive(evaluate(ds, solver, params, k, options), progress.step);
+    driven = await drive(ds, solver, params, k, options, { onStep: progress.step });
   } finally {
     progress.done();
   }
@@ -415,7 +399,7 @@ async function run(argv: string[]): Promise<number> {
   const outDir = get('out') ?? OUT;
   await prepareOut(outDir);
   const { ds, load_s } = await timedLoad(file, loadOptions);
-  const solved = runOne(file, loadOptions, ds, load_s, settings);
+  const solved = await runOne(file, loadOptions, ds, load_s, settings);
   // The metrics first: a bundle that cannot be written must not lose them.
   if (!json) process.stdout.write(formatRun(solved.summary, solved.k, protocol));
   let saved: RunSummary;
@@ -465,9 +449,14 @@ async function compare(argv: string[]): Promise<number> {
   const outDir = values.out ?? OUT;
   await prepareOut(outDir);
   const { ds, load_s } = await timedLoad(file, loadOptions);
-  const solved = solvers.map((solver) =>
-    runOne(file, loadOptions, ds, load_s, { ...common, solver }),
-  );
+  // Every method's refusal before the first solve, so that none is computed in vain.
+  for (const solver of solvers) {
+    refuseTooLarge(ds, solver, validateParams(solver.schema, {}), resolveK(common.k, ds));
+  }
+  const solved: Solved[] = [];
+  for (const solver of solvers) {
+    solved.push(await runOne(file, loadOptions, ds, load_s, { ...common, solver }));
+  }
   const runs = solved.map((s) => s.summary);
   // The table first, then the bundles, as `run` does.
   if (!values.json) process.stdout.write(formatCompare(runs));

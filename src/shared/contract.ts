@@ -9,9 +9,44 @@
  */
 import type { DatasetSummary } from '../core/dataset';
 import type { MetricSummary, ProtocolKind } from '../core/protocol';
-import type { ParamSpec, ParamValue } from '../core/solvers/types';
+import type {
+  HeatmapChart,
+  ParamSpec,
+  ParamValue,
+  SolverCharts,
+  SpectrumChart,
+  WeightsChart,
+} from '../core/solvers/types';
+import {
+  expectId,
+  expectNull,
+  expectObject,
+  expectString,
+  invalid,
+  parseLoadOptions,
+  parseRunEstimate,
+  parseRunStart,
+} from './requests';
 
-export type { DatasetSummary, MetricSummary, ParamSpec, ParamValue, ProtocolKind };
+export type {
+  DatasetSummary,
+  HeatmapChart,
+  MetricSummary,
+  ParamSpec,
+  ParamValue,
+  ProtocolKind,
+  SolverCharts,
+  SpectrumChart,
+  WeightsChart,
+};
+export {
+  MAX_PARAMS,
+  MAX_PARAMS_BYTES,
+  MAX_PARAM_STRING,
+  parseLoadOptions,
+  parseRunEstimate,
+  parseRunStart,
+} from './requests';
 
 /** Options a user can give to the mapper; each overrides one of its decisions. */
 export interface LoadOptions {
@@ -99,6 +134,34 @@ export interface RunStart {
   readonly batch?: string;
 }
 
+/** What `runs:estimate` asks: the run the form describes, before it is started. */
+export interface RunEstimateRequest {
+  readonly datasetId: string;
+  readonly method: string;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  /** Number of clusters; default: the number of classes. */
+  readonly k?: number;
+}
+
+/**
+ * The memory side of a run's estimate, from the solver's declared footprint on the dataset's
+ * shape (backend/estimate.ts); the time side stays with the renderer (it has the history).
+ */
+export interface RunEstimate {
+  /** Bytes of the views as doubles (a dense upper bound for sparse views). */
+  readonly dataBytes: number;
+  /** Bytes the method allocates on top of the data (its main arrays at their peak). */
+  readonly methodBytes: number;
+  /** True when some of the method's arrays grow as n² (dense n × n). */
+  readonly quadratic: boolean;
+  /** The method's arrays in words (the footprint's note). */
+  readonly note: string;
+  /** Set when the n × n arrays are large enough that the run may run out of memory. */
+  readonly warning: string | null;
+  /** Set when the run needs more than the solver worker may use: `runs:start` refuses it. */
+  readonly refusal: string | null;
+}
+
 export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** The latest step of a running run. */
@@ -127,7 +190,7 @@ export interface RunInfo {
   readonly batch: string | null;
   readonly status: RunStatus;
   readonly progress: RunProgress | null;
-  /** The solver's iteration cap when its schema has one ('maxIter', ...), for "iteration i of max". */
+  /** The solver's declared iteration cap for these parameters, for "iteration i of max". */
   readonly maxIterations: number | null;
   /** Wall-clock times (ms since the epoch, host clock). */
   readonly queuedAt: number;
@@ -197,7 +260,9 @@ export interface RunResult {
   readonly sampleIds: readonly string[] | null;
   /** Classes × clusters after Hungarian alignment; null without labels. */
   readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
-  /** Method-specific chart data (e.g. `spectrum`: singular values), plain numbers and arrays. */
+  /** The first solve's typed chart data (spectrum, weights, heatmap); what the results draw. */
+  readonly charts: SolverCharts;
+  /** Method-specific plain data, as the run bundle keeps it (not drawn). */
   readonly diagnostics: Readonly<Record<string, unknown>>;
   /** The run bundle folder, when the host keeps bundles. */
   readonly bundle: string | null;
@@ -229,7 +294,15 @@ export interface Channels {
     response: string | null;
   };
   'methods:list': { request: null; response: MethodInfo[] };
-  /** Queues a run in the worker. Parameters are validated there too; bad ones fail the run. */
+  /**
+   * The memory a run would need and what the host thinks of it (`RunEstimate`); fails like
+   * `runs:start` for an unknown dataset or method, and for parameters the schema refuses.
+   */
+  'runs:estimate': { request: RunEstimateRequest; response: RunEstimate };
+  /**
+   * Queues a run in the worker; refuses one whose estimate has a refusal (error 'TooLarge',
+   * its message). Parameters are validated there too; bad ones fail the run.
+   */
   'runs:start': { request: RunStart; response: RunInfo };
   'runs:list': { request: null; response: RunInfo[] };
   /** Cancels a queued or running run; the run is marked 'cancelled' within a second. */
@@ -331,6 +404,7 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
     return out;
   },
   'methods:list': (p) => expectNull('methods:list', p),
+  'runs:estimate': (p) => parseRunEstimate(p),
   'runs:start': (p) => parseRunStart(p),
   'runs:list': (p) => expectNull('runs:list', p),
   'runs:cancel': (p) => ({ id: expectId('runs:cancel', p) }),
@@ -386,165 +460,6 @@ export function isEventName(name: string): name is EventName {
 /** Validates an untrusted payload for `channel`; throws an `InvalidRequest` error. */
 export function parseRequest<C extends Channel>(channel: C, payload: unknown): Request<C> {
   return (REQUEST_PARSERS[channel] as (p: unknown) => Request<C>)(payload);
-}
-
-/** Validates untrusted load options: known keys only, each of the right type. */
-export function parseLoadOptions(value: unknown): LoadOptions {
-  const o = expectObject('options', value, [
-    'mask',
-    'fold',
-    'views',
-    'labels',
-    'orientation',
-    'labelsFile',
-  ]);
-  const out: LoadOptions = {};
-  for (const key of ['mask', 'views', 'labels', 'labelsFile'] as const) {
-    const v = o[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'string' || v === '') {
-      throw invalid('options', `'${key}' must be a non-empty string`);
-    }
-    out[key] = v;
-  }
-  const fold = o['fold'];
-  if (fold !== undefined) {
-    if (typeof fold !== 'number' || !Number.isInteger(fold) || fold < 1) {
-      throw invalid('options', "'fold' must be a positive integer");
-    }
-    out.fold = fold;
-  }
-  const orientation = o['orientation'];
-  if (orientation !== undefined) {
-    if (orientation !== 'n x d' && orientation !== 'd x n') {
-      throw invalid('options', `'orientation' must be "n x d" or "d x n"`);
-    }
-    out.orientation = orientation;
-  }
-  return out;
-}
-
-/**
- * Bounds of a run request's parameter record, so that a record echoed to every listener of
- * the run queue stays small: at most MAX_PARAMS parameters, string values of at most
- * MAX_PARAM_STRING characters, and MAX_PARAMS_BYTES of JSON in all.
- */
-export const MAX_PARAMS = 64;
-export const MAX_PARAM_STRING = 1024;
-export const MAX_PARAMS_BYTES = 16 * 1024;
-
-/** Validates a run request's shape; the parameter values themselves are the worker's to check. */
-export function parseRunStart(p: unknown): RunStart {
-  const where = 'runs:start';
-  const o = expectObject(where, p, [
-    'datasetId',
-    'method',
-    'params',
-    'k',
-    'seed',
-    'protocol',
-    'seeds',
-    'batch',
-  ]);
-  const datasetId = expectString(where, o, 'datasetId');
-  const method = expectString(where, o, 'method');
-  const rawParams = o['params'] ?? {};
-  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
-    throw invalid(where, "'params' must be an object");
-  }
-  const entries = Object.entries(rawParams);
-  if (entries.length > MAX_PARAMS) {
-    throw invalid(
-      where,
-      `'params' has ${entries.length} parameters; at most ${MAX_PARAMS} are accepted`,
-    );
-  }
-  const params: Record<string, ParamValue> = {};
-  for (const [name, value] of entries) {
-    if (!['number', 'boolean', 'string'].includes(typeof value)) {
-      throw invalid(where, `parameter '${name}' must be a number, boolean or string`);
-    }
-    if (name.length > MAX_PARAM_STRING) {
-      throw invalid(where, `a parameter name is longer than ${MAX_PARAM_STRING} characters`);
-    }
-    if (typeof value === 'string' && value.length > MAX_PARAM_STRING) {
-      throw invalid(
-        where,
-        `parameter '${name}' is a string of ${value.length} characters; at most ${MAX_PARAM_STRING} are accepted`,
-      );
-    }
-    params[name] = value as ParamValue;
-  }
-  const bytes = JSON.stringify(params).length;
-  if (bytes > MAX_PARAMS_BYTES) {
-    throw invalid(
-      where,
-      `'params' takes ${bytes} bytes as JSON; at most ${MAX_PARAMS_BYTES} are accepted`,
-    );
-  }
-  const seed = o['seed'];
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
-    throw invalid(where, "'seed' must be a non-negative integer");
-  }
-  const protocol = o['protocol'];
-  if (protocol !== 'single' && protocol !== 'paper') {
-    throw invalid(where, `'protocol' must be 'single' or 'paper'`);
-  }
-  const out: { -readonly [K in keyof RunStart]: RunStart[K] } = {
-    datasetId,
-    method,
-    params,
-    seed,
-    protocol,
-  };
-  for (const key of ['k', 'seeds'] as const) {
-    const v = o[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-      throw invalid(where, `'${key}' must be a positive integer`);
-    }
-    out[key] = v;
-  }
-  if (o['batch'] !== undefined) out.batch = expectString(where, o, 'batch');
-  return out;
-}
-
-function expectString(where: string, o: Readonly<Record<string, unknown>>, key: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v.trim() === '') {
-    throw invalid(where, `'${key}' must be a non-empty string`);
-  }
-  return v;
-}
-
-function expectId(where: string, p: unknown): string {
-  return expectString(where, expectObject(where, p, ['id']), 'id');
-}
-
-function invalid(where: string, what: string): Error {
-  const e = new Error(`${where}: ${what}`);
-  e.name = 'InvalidRequest';
-  return e;
-}
-
-function expectNull(channel: string, p: unknown): null {
-  if (p !== null && p !== undefined) throw invalid(channel, 'expects no payload (null)');
-  return null;
-}
-
-function expectObject(
-  where: string,
-  p: unknown,
-  allowed: readonly string[],
-): Readonly<Record<string, unknown>> {
-  if (typeof p !== 'object' || p === null || Array.isArray(p)) {
-    throw invalid(where, 'expects an object');
-  }
-  const o = p as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (!allowed.includes(key)) throw invalid(where, `unknown field '${key}'`);
-  }
-  return o;
 }
 
 /** An error as it crosses a process boundary; rebuilt on the other side by `reviveError`. */

@@ -4,7 +4,7 @@
  * unions, every message carrying its runId; only plain, structured-clone-safe data. Datasets
  * cross as paths plus mapping options, never as arrays.
  */
-import type { SolverStep, ParamValue, Params } from '../core/solvers/types';
+import type { SolverCharts, SolverStep, ParamValue, Params } from '../core/solvers/types';
 import type { ProtocolKind, ProtocolResult } from '../core/protocol';
 import type { DatasetSummary } from '../core/dataset';
 import type { CodeArray, LoadOptions, Presence, SerializedError } from './contract';
@@ -197,6 +197,8 @@ export interface RunView {
   /** Classes × clusters, columns in Hungarian-matched order. */
   readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
   readonly sampleIds: readonly string[] | null;
-  /** The solver's diagnostics of the first solve (e.g. a singular-value spectrum). */
+  /** The first solve's typed chart data (`SolverOutput.charts`; empty when it offers none). */
+  readonly charts: SolverCharts;
+  /** The solver's diagnostics of the first solve, kept for the bundle (never drawn). */
   readonly diagnostics: Readonly<Record<string, unknown>>;
 }

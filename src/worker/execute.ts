@@ -1,23 +1,23 @@
 /**
  * What the worker does with a run request: load the dataset from its path, validate the
- * parameters, drive the evaluation protocol step by step (yielding to the event loop between
- * steps so a cancel can arrive), time the stages, and write the run bundle. The arrays stay in
+ * parameters, drive the evaluation protocol step by step with the shared run driver
+ * (backend/drive.ts: yielding to the event loop between steps so a cancel can arrive, timing
+ * the stages), and write the run bundle. The arrays stay in
  * this process; the host receives the summary, the labels and the bundle's path.
  */
 import { alignedConfusion, pca2 } from '../core/project';
-import { evaluate, type ProtocolResult } from '../core/protocol';
+import type { ProtocolResult } from '../core/protocol';
 import { validateParams } from '../core/solvers/params';
 import { getSolver } from '../core/solvers/registry';
-import type { Solver, SolverOutput, SolverStep } from '../core/solvers/types';
+import type { SolverOutput } from '../core/solvers/types';
 import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
+import { drive, since } from '../backend/drive';
 import { compactCodes } from '../shared/contract';
 import type { RunRequest, RunView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
 export type { RunView, WorkerRunResult };
-
-const since = (t0: number): number => (performance.now() - t0) / 1000;
 
 export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<WorkerRunResult> {
   const t0 = performance.now();
@@ -31,42 +31,23 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       `${request.datasetPath} has no labels: the number of clusters k must be given`,
     );
   }
-  // The first solve's output (embedding, diagnostics), caught on its way to the protocol.
-  let firstOutput: SolverOutput | null = null;
-  const watched: Solver = {
-    ...solver,
-    run: function* (d, p, kk, rng) {
-      const out = yield* solver.run(d, p, kk, rng);
-      firstOutput ??= out;
-      return out;
+  const driven = await drive(
+    ds,
+    solver,
+    params,
+    k,
+    {
+      protocol: request.protocol,
+      seed: request.seed,
+      ...(request.seeds !== undefined ? { seeds: request.seeds } : {}),
     },
-  };
-  const stageSeconds: Record<string, number> = { load: load_s };
-  const traces: Record<string, number[]> = {};
-  const gen = evaluate(ds, watched, params, k, {
-    protocol: request.protocol,
-    seed: request.seed,
-    ...(request.seeds !== undefined ? { seeds: request.seeds } : {}),
-  });
-  let solve_s = 0;
-  let kmeans_s = 0;
-  let result: ProtocolResult;
-  for (;;) {
-    await hooks.step();
-    const t = performance.now();
-    const r = gen.next();
-    const dt = since(t);
-    if (r.done) {
-      result = r.value;
-      break;
-    }
-    const stage = r.value.step.stage;
-    stageSeconds[stage] = (stageSeconds[stage] ?? 0) + dt;
-    recordTrace(traces, r.value.seedIndex, r.value.step);
-    if (r.value.step.stage === 'kmeans') kmeans_s += dt;
-    else if (r.value.step.stage !== 'metrics') solve_s += dt;
-    hooks.progress({ ...r.value, elapsed: since(t0) });
-  }
+    {
+      beforeStep: () => hooks.step(),
+      onStep: (s) => hooks.progress({ ...s, elapsed: since(t0) }),
+    },
+  );
+  const { result, firstOutput, traces, solve_s, kmeans_s } = driven;
+  const stageSeconds: Record<string, number> = { load: load_s, ...driven.stageSeconds };
   const tw = performance.now();
   const timings: RunTimings = { total_s: since(t0), load_s, solve_s, kmeans_s };
   const bundle =
@@ -87,16 +68,6 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
   stageSeconds['write'] = since(tw);
   const view = runView(ds, firstOutput, result, k, stageSeconds, traces);
   return { method: solver.name, params, k, result, timings, bundle, view };
-}
-
-/**
- * Keeps the objective per iteration of each stage of the first seed (k-means: its first
- * replicate), for the convergence chart; closing steps (values.end) are not iterations.
- */
-function recordTrace(traces: Record<string, number[]>, seedIndex: number, step: SolverStep): void {
-  if (seedIndex !== 1 || step.objective === null || step.values?.['end'] === 1) return;
-  if (step.stage === 'kmeans' && (step.values?.['replicate'] ?? 0) !== 0) return;
-  (traces[step.stage] ??= []).push(step.objective);
 }
 
 function runView(
@@ -144,6 +115,7 @@ function runView(
     truth,
     confusion,
     sampleIds: ds.sampleIds,
+    charts: output?.charts ?? {},
     diagnostics: output?.diagnostics ?? {},
   };
 }

@@ -60,6 +60,7 @@ function workerResult(n: number): WorkerRunResult {
       truth: { codes: Uint8Array.from(labels), classes: [1, 2, 3] },
       confusion: null,
       sampleIds: null,
+      charts: {},
       diagnostics: {},
     },
   };

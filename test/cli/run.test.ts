@@ -283,6 +283,25 @@ describe('mvstudio run: data and folders it cannot use', () => {
     expect(s.metrics['ACC']!.mean).toBeGreaterThan(0);
   });
 
+  it('refuses a run above the solver memory limit before solving, as the web host does (exit 2)', async () => {
+    // CGL's dense path on HW (n = 2,000, 6 views, Σd = 649): V + 2 = 8 dense n × n arrays,
+    // 8 · 8 · 2000² bytes, and the data 2,000 · 649 · 8 bytes.
+    const dir = join(out, 'too-large');
+    const r = mvstudioWith(
+      { MVSTUDIO_MEMORY_LIMIT: '64M' },
+      ...['run', 'cgl', HW, '--path', 'dense', '--out', dir],
+    );
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'mvstudio run: CGL (consensus graph learning, weighted tensor nuclear norm) would need ' +
+        'about 254.04 MiB on this dataset (the data 9.9 MiB, 8 dense n × n arrays 244.14 MiB), ' +
+        "more than the solver's memory limit of 64 MiB (MVSTUDIO_MEMORY_LIMIT): choose " +
+        'parameters that need less, or a machine with more memory\n',
+    );
+    expect(await readdir(dir).catch(() => [])).toEqual([]);
+  });
+
   it('--out naming a file exits 2 before loading, naming it', async () => {
     const file = await csv('plain.csv');
     const target = join(out, 'a-file');

@@ -110,6 +110,11 @@ const result: RunResult = {
     ],
     clusterOrder: [0, 1],
   },
+  charts: {
+    spectrum: { kind: 'bars', title: 'σ', values: [3, 2, 1] },
+    weights: { title: 'α', labels: ['a', 'b'], values: [0.4, 0.6], trace: [[0.5, 0.5]] },
+    heatmap: { title: 'W', rows: ['a'], cols: ['x', 'y'], values: [[1, 2]] },
+  },
   diagnostics: { spectrum: [3, 2, 1] },
   bundle: null,
 };
@@ -150,6 +155,19 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
           ],
         },
       ],
+    ],
+  },
+  'runs:estimate': {
+    request: { datasetId: entry.id, method: 'bsv', params: { neighbors: 10 }, k: 5 },
+    responses: [
+      {
+        dataBytes: 800,
+        methodBytes: 6400,
+        quadratic: true,
+        note: '4 dense n × n arrays',
+        warning: 'BSV keeps 4 dense n × n arrays with n = 20,000: it may run out of memory',
+        refusal: null,
+      },
     ],
   },
   'runs:start': {

@@ -309,6 +309,59 @@ export function confusionChart(
 }
 
 /**
+ * A small real matrix (a solver's `charts.heatmap`, rows × cols) as a heat map: each cell as
+ * dark as its place between the matrix's least and largest value, with the value in it when
+ * the cell has room.
+ */
+export function heatmapChart(
+  values: readonly (readonly number[])[],
+  rowLabels: readonly string[],
+  colLabels: readonly string[],
+  dark: boolean,
+): Attachment<HTMLCanvasElement> {
+  return (canvas) =>
+    drawn(canvas, () => {
+      void dark;
+      const t = theme();
+      const { ctx, w, h } = fitCanvas(canvas);
+      ctx.clearRect(0, 0, w, h);
+      const rows = values.length;
+      const cols = Math.max(0, ...values.map((r) => r.length));
+      if (rows === 0 || cols === 0) return;
+      const finite = values.flat().filter(Number.isFinite);
+      const lo = Math.min(...finite);
+      const span = Math.max(...finite) - lo || 1;
+      const left = 70;
+      const top = 34;
+      const cw = (w - left - 8) / cols;
+      const ch = (h - top - 8) / rows;
+      ctx.font = `${Math.max(9, Math.min(13, ch * 0.4))}px sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j < cols; j++) {
+          const v = values[i]![j] ?? NaN;
+          if (!Number.isFinite(v)) continue;
+          const share = (v - lo) / span;
+          ctx.fillStyle = `rgba(47, 95, 208, ${0.06 + 0.94 * share})`;
+          ctx.fillRect(left + j * cw + 1, top + i * ch + 1, cw - 2, ch - 2);
+          ctx.fillStyle = share > 0.55 ? '#ffffff' : t.fg;
+          if (cw > 30 && ch > 12) {
+            ctx.fillText(v.toPrecision(3), left + (j + 0.5) * cw, top + (i + 0.5) * ch);
+          }
+        }
+      }
+      ctx.fillStyle = t.muted;
+      ctx.textAlign = 'right';
+      for (let i = 0; i < rows; i++)
+        ctx.fillText(rowLabels[i] ?? '', left - 6, top + (i + 0.5) * ch);
+      ctx.textAlign = 'center';
+      for (let j = 0; j < cols; j++)
+        ctx.fillText(colLabels[j] ?? '', left + (j + 0.5) * cw, top - 12);
+    });
+}
+
+/**
  * The presence chart: one row per view, one column per sample (columns merge when there are
  * more samples than pixels: a column is as dark as the share of its samples present), missing
  * in the danger colour. `present[v]` is view v's bitset (Presence.bits); `order` is the sample

@@ -1,47 +1,56 @@
 /**
- * The singular-value spectrum a solver reports in its diagnostics, in one of the shapes the
- * solvers use: a flat list (IMVC-CBG's `singularValues`: one bar each), or CGL/CGMVC-NC's
- * `spectrum` of the tensor's Fourier slices ({slices, sigma[s][i], kept[s][i]}: one line per
- * singular-value index, before and after shrinkage).
+ * The line series of the results' typed charts (`RunResult.charts`, declared by the solver in
+ * core/solvers/types.ts): what RunResults.svelte hands to `linesChart`. Nothing here reads
+ * diagnostics or guesses from a method's name: a chart is drawn when the solver offers it.
  */
-export type Spectrum =
-  | { readonly kind: 'bars'; readonly values: readonly number[] }
-  | {
-      readonly kind: 'slices';
-      readonly slices: readonly number[];
-      /** sigma[i][k]: the i-th singular value at slice k; kept likewise (after shrinkage). */
-      readonly sigma: readonly (readonly number[])[];
-      readonly kept: readonly (readonly number[])[] | null;
-    };
+import type { SpectrumChart, WeightsChart } from '../../../shared/contract';
 
-const isNumbers = (v: unknown): v is number[] =>
-  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number');
-const isMatrix = (v: unknown): v is number[][] =>
-  Array.isArray(v) && v.length > 0 && v.every(isNumbers);
+export type SlicesSpectrum = Extract<SpectrumChart, { kind: 'slices' }>;
 
-/** Transposes slices × values into values × slices. */
+/** One line: y over x (x and y of equal length). */
+export interface Line {
+  readonly label: string;
+  readonly x: readonly number[];
+  readonly y: readonly number[];
+  /** Which item of the chart the line belongs to (the colour), and whether it is dashed. */
+  readonly index: number;
+  readonly dashed: boolean;
+}
+
+/** Transposes slices × values into values × slices; a shorter slice leaves a gap (NaN). */
 function byIndex(m: readonly (readonly number[])[]): number[][] {
-  const width = Math.max(...m.map((r) => r.length));
+  const width = Math.max(0, ...m.map((r) => r.length));
   return Array.from({ length: width }, (_, i) => m.map((r) => r[i] ?? NaN));
 }
 
-export function findSpectrum(diagnostics: Readonly<Record<string, unknown>>): Spectrum | null {
-  for (const key of ['spectrum', 'singularValues', 'singular_values', 'sigma']) {
-    const v = diagnostics[key];
-    if (isNumbers(v)) return { kind: 'bars', values: v };
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      const o = v as Record<string, unknown>;
-      if (isMatrix(o['sigma'])) {
-        const sigma = o['sigma'];
-        const slices = isNumbers(o['slices']) ? o['slices'] : sigma.map((_, s) => s);
-        return {
-          kind: 'slices',
-          slices,
-          sigma: byIndex(sigma),
-          kept: isMatrix(o['kept']) ? byIndex(o['kept']) : null,
-        };
-      }
-    }
-  }
-  return null;
+/**
+ * A sliced spectrum as one line per singular-value index over the slices (σ_i), then one
+ * dashed line per index of what the shrinkage kept.
+ */
+export function spectrumLines(chart: SlicesSpectrum): Line[] {
+  const x = chart.slices;
+  return [
+    ...byIndex(chart.sigma).map((y, i) => ({ label: `σ${i + 1}`, x, y, index: i, dashed: false })),
+    ...byIndex(chart.kept ?? []).map((y, i) => ({
+      label: `σ${i + 1} kept`,
+      x,
+      y,
+      index: i,
+      dashed: true,
+    })),
+  ];
+}
+
+/** A weights chart's history as one line per item over iterations 1..T; empty without one. */
+export function weightTraceLines(chart: WeightsChart): Line[] {
+  const trace = chart.trace ?? [];
+  if (trace.length === 0) return [];
+  const x = trace.map((_, t) => t + 1);
+  return chart.labels.map((label, j) => ({
+    label,
+    x,
+    y: trace.map((row) => row[j] ?? NaN),
+    index: j,
+    dashed: false,
+  }));
 }

@@ -10,9 +10,9 @@ import type {
   RunResult,
 } from '../../../../src/shared/contract';
 import { presenceBits } from '../../../../src/shared/contract';
-import { estimateRun, NN_WARN_BYTES } from '../../../../src/renderer/src/lib/estimate';
+import { estimateTime } from '../../../../src/renderer/src/lib/estimate';
 import { patternCounts, sampleOrder } from '../../../../src/renderer/src/lib/presence';
-import { findSpectrum } from '../../../../src/renderer/src/lib/spectrum';
+import { spectrumLines, weightTraceLines } from '../../../../src/renderer/src/lib/spectrum';
 import {
   RunFormState,
   RunsState,
@@ -218,32 +218,18 @@ describe('helpers', () => {
     ]);
   });
 
-  it('warns before an n × n method (CGL’s dense path) on a large dataset, and estimates time from history', () => {
-    const summary = {
-      n: 20_000,
-      views: [
-        { name: 'a', d: 10, present: 20_000, sparse: false, nanCount: 0 },
-        { name: 'b', d: 5, present: 10_000, sparse: false, nanCount: 0 },
-      ],
-    } as unknown as Parameters<typeof estimateRun>[0];
-    // CGL's default (factorised) path holds no n × n array: no warning.
-    const factorised = estimateRun(summary, METHODS[1]!, 1, [], 'd1');
-    expect(factorised.needsNxN).toBe(false);
-    expect(factorised.warning).toBeNull();
-    expect(factorised.methodBytes).toBe(2 * 6 * 20_000 * 64 * 8);
-    const e = estimateRun(summary, METHODS[1]!, 1, [], 'd1', { path: 'dense' });
-    expect(e.dataBytes).toBe((20_000 * 10 + 10_000 * 5) * 8);
-    expect(e.methodBytes).toBe(4 * 20_000 * 20_000 * 8);
-    expect(e.methodBytes).toBeGreaterThan(NN_WARN_BYTES);
-    expect(e.warning).toMatch(/4 dense 20,000 × 20,000 matrices \(about 11\.9 GB\)/);
-    expect(e.seconds).toBeNull();
+  // The memory part (CGL's dense path warned about, its factorised one not) is the host's
+  // now: test/backend/estimate.test.ts, with the same figures.
+  it('estimates time from history', () => {
+    // 20,000 samples, Σd = 15.
+    const size = 20_000 * 15;
+    expect(estimateTime('cgl', 1, [], 'd1', size).seconds).toBeNull();
     const history = [
       run('r1', { status: 'done', method: 'bsv', seconds: 2, seeds: 1 }),
       run('r2', { status: 'done', method: 'bsv', seconds: 40, seeds: 10 }),
       run('r3', { status: 'done', method: 'bsv', seconds: 3, seeds: 1 }),
     ];
-    const f = estimateRun(summary, METHODS[0]!, 5, history, 'd1');
-    expect(f.warning).toBeNull();
+    const f = estimateTime('bsv', 5, history, 'd1', size);
     expect(f.seconds).toBe(15);
     expect(f.basis).toBe('from 3 earlier runs (3.00 s per seed)');
     // No run on this dataset: runs on another one, scaled by n·Σd (here 20,000 · 15 against
@@ -251,47 +237,55 @@ describe('helpers', () => {
     const other = [
       run('r4', { status: 'done', method: 'bsv', seconds: 4, seeds: 2, datasetId: 'd2' }),
     ];
-    const g = estimateRun(summary, METHODS[0]!, 1, other, 'd1', {}, { d2: 1_000 * 15 });
+    const g = estimateTime('bsv', 1, other, 'd1', size, { d2: 1_000 * 15 });
     expect(g.seconds).toBe(40);
     expect(g.basis).toBe('rough: scaled by data size from 1 run on other datasets');
-    expect(estimateRun(summary, METHODS[0]!, 1, other, 'd1').seconds).toBeNull();
+    expect(estimateTime('bsv', 1, other, 'd1', size).seconds).toBeNull();
   });
 });
 
-describe('findSpectrum', () => {
-  it('reads a flat list as bars and CGL’s Fourier slices as lines per index', () => {
-    expect(findSpectrum({ singularValues: [3, 2, 1] })).toEqual({
-      kind: 'bars',
-      values: [3, 2, 1],
-    });
-    expect(
-      findSpectrum({
-        spectrum: {
-          slices: [0, 5],
-          sigma: [
-            [4, 1],
-            [3, 0.5],
-          ],
-          kept: [
-            [3, 0],
-            [2, 0],
-          ],
-          keptSum: 0.8,
-        },
-      }),
-    ).toEqual({
+describe('the typed charts’ lines', () => {
+  it('draws a sliced spectrum as one line per index over the slices, kept ones dashed', () => {
+    const lines = spectrumLines({
       kind: 'slices',
+      title: 'σ',
       slices: [0, 5],
       sigma: [
-        [4, 3],
-        [1, 0.5],
+        [4, 1],
+        [3, 0.5],
       ],
       kept: [
-        [3, 2],
-        [0, 0],
+        [3, 0],
+        [2, 0],
       ],
     });
-    expect(findSpectrum({ missingPerView: [1, 2] })).toBeNull();
+    expect(lines.map((l) => [l.label, l.y, l.dashed])).toEqual([
+      ['σ1', [4, 3], false],
+      ['σ2', [1, 0.5], false],
+      ['σ1 kept', [3, 2], true],
+      ['σ2 kept', [0, 0], true],
+    ]);
+    expect(lines.every((l) => l.x.join() === '0,5')).toBe(true);
+    expect(
+      spectrumLines({ kind: 'slices', title: 'σ', slices: [0], sigma: [[2]], kept: null }),
+    ).toHaveLength(1);
+  });
+
+  it('draws a weights trace as one line per item over iterations 1..T', () => {
+    const chart = {
+      title: 'α',
+      labels: ['a', 'b'],
+      values: [0.25, 0.75],
+      trace: [
+        [0.5, 0.5],
+        [0.25, 0.75],
+      ],
+    };
+    expect(weightTraceLines(chart)).toEqual([
+      { label: 'a', x: [1, 2], y: [0.5, 0.25], index: 0, dashed: false },
+      { label: 'b', x: [1, 2], y: [0.5, 0.75], index: 1, dashed: false },
+    ]);
+    expect(weightTraceLines({ title: 'α', labels: ['a'], values: [1] })).toEqual([]);
   });
 });
 

@@ -1,0 +1,200 @@
+/**
+ * The run-time checks of the contract's request payloads (shared/contract.ts's
+ * REQUEST_PARSERS): each returns its request typed, or throws an `InvalidRequest` error naming
+ * the channel and the field.
+ */
+import type { LoadOptions, RunEstimateRequest, RunStart } from './contract';
+import type { ParamValue } from '../core/solvers/types';
+
+/** Validates untrusted load options: known keys only, each of the right type. */
+export function parseLoadOptions(value: unknown): LoadOptions {
+  const o = expectObject('options', value, [
+    'mask',
+    'fold',
+    'views',
+    'labels',
+    'orientation',
+    'labelsFile',
+  ]);
+  const out: LoadOptions = {};
+  for (const key of ['mask', 'views', 'labels', 'labelsFile'] as const) {
+    const v = o[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v === '') {
+      throw invalid('options', `'${key}' must be a non-empty string`);
+    }
+    out[key] = v;
+  }
+  const fold = o['fold'];
+  if (fold !== undefined) {
+    if (typeof fold !== 'number' || !Number.isInteger(fold) || fold < 1) {
+      throw invalid('options', "'fold' must be a positive integer");
+    }
+    out.fold = fold;
+  }
+  const orientation = o['orientation'];
+  if (orientation !== undefined) {
+    if (orientation !== 'n x d' && orientation !== 'd x n') {
+      throw invalid('options', `'orientation' must be "n x d" or "d x n"`);
+    }
+    out.orientation = orientation;
+  }
+  return out;
+}
+
+/**
+ * Bounds of a run request's parameter record, so that a record echoed to every listener of
+ * the run queue stays small: at most MAX_PARAMS parameters, string values of at most
+ * MAX_PARAM_STRING characters, and MAX_PARAMS_BYTES of JSON in all.
+ */
+export const MAX_PARAMS = 64;
+export const MAX_PARAM_STRING = 1024;
+export const MAX_PARAMS_BYTES = 16 * 1024;
+
+/** Validates a run request's shape; the parameter values themselves are the worker's to check. */
+export function parseRunStart(p: unknown): RunStart {
+  const where = 'runs:start';
+  const o = expectObject(where, p, [
+    'datasetId',
+    'method',
+    'params',
+    'k',
+    'seed',
+    'protocol',
+    'seeds',
+    'batch',
+  ]);
+  const datasetId = expectString(where, o, 'datasetId');
+  const method = expectString(where, o, 'method');
+  const params = parseParams(where, o['params']);
+  const seed = o['seed'];
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
+    throw invalid(where, "'seed' must be a non-negative integer");
+  }
+  const protocol = o['protocol'];
+  if (protocol !== 'single' && protocol !== 'paper') {
+    throw invalid(where, `'protocol' must be 'single' or 'paper'`);
+  }
+  const out: { -readonly [K in keyof RunStart]: RunStart[K] } = {
+    datasetId,
+    method,
+    params,
+    seed,
+    protocol,
+  };
+  for (const key of ['k', 'seeds'] as const) {
+    const v = positiveInteger(where, o, key);
+    if (v !== undefined) out[key] = v;
+  }
+  if (o['batch'] !== undefined) out.batch = expectString(where, o, 'batch');
+  return out;
+}
+
+/** Validates a `runs:estimate` request's shape, with the bounds of `runs:start`. */
+export function parseRunEstimate(p: unknown): RunEstimateRequest {
+  const where = 'runs:estimate';
+  const o = expectObject(where, p, ['datasetId', 'method', 'params', 'k']);
+  const out: { -readonly [K in keyof RunEstimateRequest]: RunEstimateRequest[K] } = {
+    datasetId: expectString(where, o, 'datasetId'),
+    method: expectString(where, o, 'method'),
+    params: parseParams(where, o['params']),
+  };
+  const k = positiveInteger(where, o, 'k');
+  if (k !== undefined) out.k = k;
+  return out;
+}
+
+/** A parameter record within the bounds above (absent: empty); values are checked later. */
+function parseParams(where: string, raw: unknown): Record<string, ParamValue> {
+  const rawParams = raw ?? {};
+  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
+    throw invalid(where, "'params' must be an object");
+  }
+  const entries = Object.entries(rawParams);
+  if (entries.length > MAX_PARAMS) {
+    throw invalid(
+      where,
+      `'params' has ${entries.length} parameters; at most ${MAX_PARAMS} are accepted`,
+    );
+  }
+  const params: Record<string, ParamValue> = {};
+  for (const [name, value] of entries) {
+    if (!['number', 'boolean', 'string'].includes(typeof value)) {
+      throw invalid(where, `parameter '${name}' must be a number, boolean or string`);
+    }
+    if (name.length > MAX_PARAM_STRING) {
+      throw invalid(where, `a parameter name is longer than ${MAX_PARAM_STRING} characters`);
+    }
+    if (typeof value === 'string' && value.length > MAX_PARAM_STRING) {
+      throw invalid(
+        where,
+        `parameter '${name}' is a string of ${value.length} characters; at most ${MAX_PARAM_STRING} are accepted`,
+      );
+    }
+    params[name] = value as ParamValue;
+  }
+  const bytes = JSON.stringify(params).length;
+  if (bytes > MAX_PARAMS_BYTES) {
+    throw invalid(
+      where,
+      `'params' takes ${bytes} bytes as JSON; at most ${MAX_PARAMS_BYTES} are accepted`,
+    );
+  }
+  return params;
+}
+
+/** An optional positive integer field. */
+function positiveInteger(
+  where: string,
+  o: Readonly<Record<string, unknown>>,
+  key: string,
+): number | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+    throw invalid(where, `'${key}' must be a positive integer`);
+  }
+  return v;
+}
+
+export function expectString(
+  where: string,
+  o: Readonly<Record<string, unknown>>,
+  key: string,
+): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v.trim() === '') {
+    throw invalid(where, `'${key}' must be a non-empty string`);
+  }
+  return v;
+}
+
+export function expectId(where: string, p: unknown): string {
+  return expectString(where, expectObject(where, p, ['id']), 'id');
+}
+
+export function invalid(where: string, what: string): Error {
+  const e = new Error(`${where}: ${what}`);
+  e.name = 'InvalidRequest';
+  return e;
+}
+
+export function expectNull(channel: string, p: unknown): null {
+  if (p !== null && p !== undefined) throw invalid(channel, 'expects no payload (null)');
+  return null;
+}
+
+export function expectObject(
+  where: string,
+  p: unknown,
+  allowed: readonly string[],
+): Readonly<Record<string, unknown>> {
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) {
+    throw invalid(where, 'expects an object');
+  }
+  const o = p as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!allowed.includes(key)) throw invalid(where, `unknown field '${key}'`);
+  }
+  return o;
+}
