@@ -1,7 +1,7 @@
 /**
  * k-means' distance columns on WebAssembly SIMD (`wasm/dist.wat`):
  *   D[i·k + j] ← Σ_p (x_ip − c_jp)²   for every row i and the listed centres j,
- * the same bits as the TypeScript loop in kmeans.ts (`updateDistances`: each value summed from
+ * the same bits as the TypeScript loop in kmeans-passes.ts (`updateDistances`: each value summed from
  * zero over p = 0 … d − 1, difference, square and sum as separate IEEE operations), which stays
  * the fallback where the engine has no WebAssembly SIMD or the data would not fit the module's
  * memory.
