@@ -26,7 +26,7 @@ const MODULES = [
     wat: 'gemm.wat',
     out: 'gemm-wasm.ts',
     name: 'GEMM_WASM',
-    what: 'the macro-kernel over\n * 4×4 f64x2 micro-tiles that gemm.ts instantiates on first use',
+    what: 'the macro-kernel over\n * 4×4 f64x2 micro-tiles that gemm/wasm.ts instantiates on first use',
   },
   {
     dir: linalg,

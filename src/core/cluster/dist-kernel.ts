@@ -1,7 +1,7 @@
 /**
  * k-means' distance columns on WebAssembly SIMD (`wasm/dist.wat`):
  *   D[i·k + j] ← Σ_p (x_ip − c_jp)²   for every row i and the listed centres j,
- * the same bits as the TypeScript loop in kmeans.ts (`updateDistances`: each value summed from
+ * the same bits as the TypeScript loop in kmeans-passes.ts (`updateDistances`: each value summed from
  * zero over p = 0 … d − 1, difference, square and sum as separate IEEE operations), which stays
  * the fallback where the engine has no WebAssembly SIMD or the data would not fit the module's
  * memory.
@@ -12,6 +12,7 @@
  * again whenever another call took the memory in between; the centres go in on every call and
  * the listed columns of D come back out. X must not change during a call.
  */
+import { transposeInto } from '../linalg/dense';
 import type { Mat } from '../linalg/types';
 import { DIST_WASM } from './wasm/dist-wasm';
 import { WASM_PAGE, type WasmMemory, wasmApi } from '../wasm-api';
@@ -106,7 +107,7 @@ export function distanceColumns(
   D: Float64Array,
 ): boolean {
   const w = kernel();
-  const { rows: n, cols: d, data } = X;
+  const { rows: n, cols: d } = X;
   if (!w || n === 0 || d === 0 || m === 0) return false;
   const at = layout(n, d, k);
   if (at.end > MAX_BYTES) return false;
@@ -114,7 +115,7 @@ export function distanceColumns(
   if (have < at.end) w.memory.grow(Math.ceil((at.end - have) / WASM_PAGE));
   const buf = w.memory.buffer;
   if (w.owner !== owner || w.n !== n || w.d !== d || w.k !== k) {
-    transposeInto(data, new Float64Array(buf, 0, n * d), n, d);
+    transposeInto(X, { rows: d, cols: n, data: new Float64Array(buf, 0, n * d) });
     Object.assign(w, { owner, n, d, k });
   }
   new Float64Array(buf, at.c, k * d).set(C.subarray(0, k * d));
@@ -128,11 +129,6 @@ export function distanceColumns(
 
 // The loops below are functions of their own, so V8 optimises each once instead of
 // recompiling `distanceColumns` around them.
-
-/** xt (d × n) ← x (n × d)ᵀ. */
-function transposeInto(x: Float64Array, xt: Float64Array, n: number, d: number): void {
-  for (let i = 0; i < n; i++) for (let p = 0; p < d; p++) xt[p * n + i] = x[i * d + p]!;
-}
 
 /** D's columns changed[0 … m) ← out's (both n × k). */
 function copyColumns(

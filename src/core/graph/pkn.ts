@@ -11,7 +11,8 @@
  * the candidates) and its rounding of the distances, for bit-level agreement with it.
  */
 import type { Csr, Mat } from '../linalg/types';
-import { knn, transpose, type Knn, type KnnOptions } from './knn';
+import { transposeCsr } from '../linalg/sparse';
+import { knn, type Knn, type KnnOptions } from './knn';
 
 /** MATLAB's eps, 2⁻⁵², as the reference code adds it. */
 export const MATLAB_EPS = 2.220446049250313e-16;
@@ -66,7 +67,7 @@ export function pknRows(nn: Knn, k: number): Csr {
 /** (W + Wᵀ)/2 for a square CSR W with sorted rows; the result has sorted rows. O(nnz). */
 export function symmetrise(W: Csr): Csr {
   if (W.rows !== W.cols) throw new Error(`symmetrise: W is ${W.rows}x${W.cols}, not square`);
-  const Wt = transpose(W);
+  const Wt = transposeCsr(W);
   const n = W.rows;
   const indptr = new Int32Array(n + 1);
   const indices = new Int32Array(W.indptr[n]! + Wt.indptr[n]!);

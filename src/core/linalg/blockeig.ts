@@ -40,13 +40,28 @@
  * Memory: 8 blocks of n×b, allocated once per solve. Small problems (n ≤ `denseBelow`, or a
  * block wider than n/2) are solved densely: A is formed column block by column block and
  * `symEig` decomposes it.
+ *
+ * Files: this one validates, configures and runs the dense path and the outer loop of the
+ * iterative one; blockeig-ritz.ts holds the buffers, spectrum bounds and Rayleigh–Ritz,
+ * blockeig-filter.ts the Chebyshev filter and one outer iteration.
  */
-import { matmul, matmulTA, symEig } from './kernels';
-import type { SymOp } from './linop';
-import { view } from './linop';
-import { orthonormalise, orthWork, type OrthWork } from './orth';
+import { iterate, MIN_DEGREE, planFilter } from './blockeig-filter';
+import {
+  allocate,
+  initialBounds,
+  leadingConverged,
+  rayleighRitz,
+  residuals,
+  residualsInto,
+  startBlock,
+  widen,
+} from './blockeig-ritz';
+import { symEig } from './kernels';
+import { view, type SymOp } from './linop';
+import { orthonormalise } from './orth';
 import type { Mat } from './types';
 
+export { startEntry } from './blockeig-ritz';
 export { csrOp, denseOp, lowRankOp, scaledOp, sumOp, type SymOp } from './linop';
 
 export interface BlockEigOptions {
@@ -98,13 +113,7 @@ export interface BlockEigResult {
   readonly converged: boolean;
 }
 
-const LANCZOS_STEPS = 20;
-const MIN_DEGREE = 4;
-const DEGREE_MARGIN = 1.3;
-/** Largest growth factor allowed between directions inside one filtered block. */
-const MAX_GROWTH = 1e10;
-
-interface Config {
+export interface Config {
   readonly n: number;
   readonly k: number;
   readonly b: number;
@@ -171,17 +180,6 @@ function signed(op: SymOp, s: 1 | -1): SymOp {
   };
 }
 
-/** A deterministic pseudo-random entry in [−½, ½) for row i, column j (an integer hash). */
-export function startEntry(i: number, j: number): number {
-  let h = Math.imul(i ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(j + 0x27d4eb2f, 0x85ebca77);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7feb352d);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x846ca68b);
-  h ^= h >>> 16;
-  return (h >>> 0) / 4294967296 - 0.5;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Dense path
 
@@ -230,45 +228,6 @@ function denseSolve(A: SymOp, cfg: Config): BlockEigResult {
 // ---------------------------------------------------------------------------------------------
 // Iterative path
 
-/** Buffers of one solve: n×b blocks and b×b matrices, allocated once. */
-interface Work {
-  readonly X: Float64Array;
-  readonly AX: Float64Array;
-  readonly Q: Float64Array;
-  readonly AQ: Float64Array;
-  readonly F: [Float64Array, Float64Array, Float64Array];
-  readonly XC: Float64Array;
-  readonly H: Float64Array;
-  readonly C: Float64Array;
-  readonly theta: Float64Array;
-  readonly res: Float64Array;
-  readonly orth: OrthWork;
-}
-
-function allocate(n: number, b: number): Work {
-  const block = (): Float64Array => new Float64Array(n * b);
-  return {
-    X: block(),
-    AX: block(),
-    Q: block(),
-    AQ: block(),
-    F: [block(), block(), block()],
-    XC: block(),
-    H: new Float64Array(b * b),
-    C: new Float64Array(b * b),
-    theta: new Float64Array(b),
-    res: new Float64Array(b),
-    orth: orthWork(b),
-  };
-}
-
-/** Spectrum enclosure [lo, hi] of s·A and the norm estimate max(|lo|, |hi|). */
-interface Bounds {
-  lo: number;
-  hi: number;
-  norm: number;
-}
-
 function chebyshevSolve(A: SymOp, cfg: Config, o: BlockEigOptions): BlockEigResult {
   const { n, k, b, tol } = cfg;
   const w = allocate(n, b);
@@ -315,339 +274,4 @@ function chebyshevSolve(A: SymOp, cfg: Config, o: BlockEigOptions): BlockEigResu
     matvecs,
     converged: nc >= k,
   };
-}
-
-/** Bounds from `o.bounds` (mapped to s·A) or from a Lanczos run. */
-function initialBounds(
-  A: SymOp,
-  cfg: Config,
-  o: BlockEigOptions,
-  w: Work,
-): Bounds & { matvecs: number } {
-  let lo: number;
-  let hi: number;
-  let matvecs = 0;
-  if (o.bounds) {
-    [lo, hi] =
-      cfg.sign === 1 ? [o.bounds.lower, o.bounds.upper] : [-o.bounds.upper, -o.bounds.lower];
-  } else {
-    const l = lanczosBounds(A, cfg.n, w);
-    [lo, hi, matvecs] = [l.lo, l.hi, l.steps];
-  }
-  const norm = Math.max(Math.abs(lo), Math.abs(hi), Number.MIN_VALUE);
-  return { lo, hi, norm, matvecs };
-}
-
-/**
- * m steps of plain Lanczos from a deterministic start; the tridiagonal T_m's extreme
- * eigenvalues widened by β_m (the norm of the residual) enclose the spectrum in practice.
- * Uses w.F as scratch (vectors v_{j−1}, v_j, A·v_j).
- */
-function lanczosBounds(A: SymOp, n: number, w: Work): { lo: number; hi: number; steps: number } {
-  const m = Math.min(LANCZOS_STEPS, n);
-  const alpha: number[] = [];
-  const beta: number[] = [];
-  let vPrev = w.F[0].subarray(0, n).fill(0);
-  let v = w.F[1].subarray(0, n);
-  let u = w.F[2].subarray(0, n);
-  let norm = 0;
-  for (let i = 0; i < n; i++) {
-    v[i] = startEntry(i, 7919);
-    norm += v[i]! * v[i]!;
-  }
-  norm = Math.sqrt(norm);
-  for (let i = 0; i < n; i++) v[i]! /= norm;
-  let betaPrev = 0;
-  for (let j = 0; j < m; j++) {
-    A.apply({ rows: n, cols: 1, data: v }, { rows: n, cols: 1, data: u });
-    let a = 0;
-    for (let i = 0; i < n; i++) a += u[i]! * v[i]!;
-    let bb = 0;
-    for (let i = 0; i < n; i++) {
-      u[i] = u[i]! - a * v[i]! - betaPrev * vPrev[i]!;
-      bb += u[i]! * u[i]!;
-    }
-    if (!Number.isFinite(a) || !Number.isFinite(bb)) throw nonFinite();
-    alpha.push(a);
-    betaPrev = Math.sqrt(bb);
-    beta.push(betaPrev);
-    if (betaPrev <= 1e-12 * Math.abs(a) || betaPrev === 0) break;
-    for (let i = 0; i < n; i++) u[i]! /= betaPrev;
-    [vPrev, v, u] = [v, u, vPrev];
-  }
-  const s = alpha.length;
-  const T = new Float64Array(s * s);
-  for (let j = 0; j < s; j++) {
-    T[j * s + j] = alpha[j]!;
-    if (j + 1 < s) T[j * s + j + 1] = T[(j + 1) * s + j] = beta[j]!;
-  }
-  const ev = symEig({ rows: s, cols: s, data: T }).values;
-  const last = beta[s - 1]!;
-  return { lo: ev[0]! - last, hi: ev[s - 1]! + last, steps: s };
-}
-
-/** Q (n×b) ← [X0, deterministic columns]. */
-function startBlock(X0: Mat | undefined, n: number, b: number, Q: Float64Array): void {
-  const b0 = X0 ? X0.cols : 0;
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < b; j++) Q[i * b + j] = j < b0 ? X0!.data[i * b0 + j]! : startEntry(i, j);
-}
-
-/**
- * Rayleigh–Ritz on the orthonormal basis Q with AQ = A·Q (both n×b): H = QᵀAQ, symmetrised;
- * H = VΘVᵀ with θ descending; X = QV, AX = (AQ)V. O(n·b²) through the kernels.
- */
-function rayleighRitz(w: Work, n: number, b: number): void {
-  const H = view(w.H, b, b);
-  matmulTA(view(w.Q, n, b), view(w.AQ, n, b), H);
-  const h = H.data;
-  for (let i = 0; i < b; i++)
-    for (let j = i + 1; j < b; j++)
-      h[i * b + j] = h[j * b + i] = 0.5 * (h[i * b + j]! + h[j * b + i]!);
-  if (!h.every(Number.isFinite)) throw nonFinite();
-  const { values, vectors } = symEig(H);
-  const V = view(w.C, b, b);
-  for (let j = 0; j < b; j++) {
-    const src = b - 1 - j;
-    w.theta[j] = values[src]!;
-    for (let i = 0; i < b; i++) V.data[i * b + j] = vectors.data[i * b + src]!;
-  }
-  matmul(view(w.Q, n, b), V, view(w.X, n, b));
-  matmul(view(w.AQ, n, b), V, view(w.AX, n, b));
-}
-
-/** out_j ← ‖AX[:, j] − θ_j·X[:, j]‖₂ for the first `out.length` of the b columns. */
-function residuals(
-  X: Float64Array,
-  AX: Float64Array,
-  theta: Float64Array,
-  n: number,
-  b: number,
-  out: Float64Array,
-): Float64Array {
-  const count = out.length;
-  out.fill(0);
-  for (let i = 0; i < n; i++) {
-    const o = i * b;
-    for (let j = 0; j < count; j++) {
-      const d = AX[o + j]! - theta[j]! * X[o + j]!;
-      out[j]! += d * d;
-    }
-  }
-  for (let j = 0; j < count; j++) out[j] = Math.sqrt(out[j]!);
-  return out;
-}
-
-function residualsInto(w: Work, n: number, b: number): void {
-  residuals(w.X, w.AX, w.theta, n, b, w.res);
-  if (!w.res.every(Number.isFinite)) throw nonFinite();
-}
-
-function nonFinite(): Error {
-  return new Error('blockEig: the operator produced non-finite values (NaN or Inf in A·X)');
-}
-
-/** Length of the leading run of converged Ritz pairs among the first k. */
-function leadingConverged(res: Float64Array, k: number, threshold: number): number {
-  let nc = 0;
-  while (nc < k && res[nc]! <= threshold) nc++;
-  return nc;
-}
-
-/** Keeps [lo, hi] around every Ritz value (a Ritz value below lo means lo was optimistic). */
-function widen(bnd: Bounds, theta: Float64Array, b: number): void {
-  const tMin = theta[b - 1]!;
-  const tMax = theta[0]!;
-  const width = Math.max(bnd.hi - bnd.lo, 1e-3 * bnd.norm, Number.MIN_VALUE);
-  if (tMin <= bnd.lo) bnd.lo = tMin - 0.05 * width;
-  if (tMax > bnd.hi) bnd.hi = tMax;
-  bnd.norm = Math.max(bnd.norm, Math.abs(bnd.lo), Math.abs(bnd.hi));
-}
-
-/** The filter of one outer iteration: degree, interval and whether to deflate locked pairs. */
-interface FilterPlan {
-  readonly degree: number;
-  /** Centre and half-width of the damped interval [lo, cut]. */
-  readonly c: number;
-  readonly e: number;
-  /** Normalisation point: p_m(top) = 1. */
-  readonly top: number;
-  readonly deflate: boolean;
-}
-
-/**
- * Chooses the degree m so that, for each unconverged wanted Ritz pair i, the growth
- * T_m(ξ_i) ≈ ½e^{m·acosh ξ_i}, ξ_i = (θ_i − c)/e, covers res_i/(tol·‖A‖); capped so that the
- * largest direction in the filtered block outgrows the k-th by at most MAX_GROWTH.
- */
-function planFilter(w: Work, bnd: Bounds, cfg: Config, nc: number, first: boolean): FilterPlan {
-  const { k, b, tol } = cfg;
-  const th = w.theta;
-  const cut = Math.max(th[b - 1]!, bnd.lo + 1e-12 * bnd.norm);
-  const c = 0.5 * (cut + bnd.lo);
-  const e = 0.5 * (cut - bnd.lo);
-  const alpha = (t: number): number => Math.acosh(Math.max(1, (t - c) / e));
-  let need = 0;
-  for (let i = nc; i < k; i++) {
-    const ai = alpha(th[i]!);
-    const ratio = Math.max(1, w.res[i]! / (tol * bnd.norm));
-    need = Math.max(need, ai > 0 ? Math.acosh(ratio) / ai : Infinity);
-  }
-  // The Ritz values underestimate λ_i and directions just above `cut` grow too: measured on
-  // kNN graphs, the residual falls ~25% slower than T_m(ξ_i) predicts. Aim past it.
-  need = DEGREE_MARGIN * need + 1;
-  const aK = alpha(th[k - 1]!);
-  const cap = (t: number): number => {
-    const d = alpha(t) - aK;
-    return d > 0 ? Math.log(MAX_GROWTH) / d : Infinity;
-  };
-  const want = Math.min(need, cfg.maxDegree);
-  const topAll = first ? Math.max(bnd.hi, th[0]!) : th[0]!;
-  let deflate = false;
-  let limit = cap(topAll);
-  if (nc > 0 && limit < want && cap(th[nc]!) > limit) {
-    deflate = true;
-    limit = cap(th[nc]!);
-  }
-  const degree = Math.max(MIN_DEGREE, Math.min(cfg.maxDegree, Math.ceil(Math.min(want, limit))));
-  const top = Math.max(th[nc]!, c + 2 * e); // any point above cut keeps p_m(top) = 1 finite
-  return { degree, c, e, top, deflate };
-}
-
-/**
- * One outer iteration: filter the active columns nc..b−1 of X, orthonormalise them against the
- * locked ones and each other, and do Rayleigh–Ritz on [X_c, Q_a]. Returns the matvecs spent.
- */
-function iterate(A: SymOp, w: Work, cfg: Config, nc: number, plan: FilterPlan): number {
-  const { n, b } = cfg;
-  const a = b - nc;
-  packColumns(w.X, n, b, nc, b, w.F[0]);
-  const XC = view(w.XC, n, nc);
-  if (nc > 0) packColumns(w.X, n, b, 0, nc, w.XC);
-  const Y = chebyshevFilter(A, w, n, a, plan, XC);
-  if (nc > 0) projectOut(XC, Y, w, 2);
-  const Qa = orthonormalise(Y, view(w.F[(bufferIndex(w, Y) + 1) % 3]!, n, a), w.orth);
-  const target = view(w.F[(bufferIndex(w, Qa) + 1) % 3]!, n, a);
-  A.apply(Qa, target);
-  assemble(w, Qa.data, target.data, n, b, nc);
-  rayleighRitz(w, n, b);
-  return plan.degree * a + a;
-}
-
-/**
- * Q = [X_c, Q_a] and AQ = [AX_c, A·Q_a] (n × b; Q_a, A·Q_a packed n × (b − nc)). A function of
- * its own so V8 optimises this loop once rather than recompiling `iterate` around it.
- */
-function assemble(
-  w: Work,
-  qa: Float64Array,
-  aqa: Float64Array,
-  n: number,
-  b: number,
-  nc: number,
-): void {
-  const a = b - nc;
-  for (let i = 0; i < n; i++) {
-    const o = i * b;
-    for (let j = 0; j < nc; j++) {
-      w.Q[o + j] = w.X[o + j]!;
-      w.AQ[o + j] = w.AX[o + j]!;
-    }
-    for (let j = 0; j < a; j++) {
-      w.Q[o + nc + j] = qa[i * a + j]!;
-      w.AQ[o + nc + j] = aqa[i * a + j]!;
-    }
-  }
-}
-
-/** Which of the three filter buffers w.F holds the block M. */
-function bufferIndex(w: Work, M: Mat): number {
-  return w.F.findIndex((f) => f.buffer === M.data.buffer);
-}
-
-/** dst (n×(j1−j0), packed) ← src[:, j0:j1] of an n×b row-major block. */
-function packColumns(
-  src: Float64Array,
-  n: number,
-  b: number,
-  j0: number,
-  j1: number,
-  dst: Float64Array,
-): void {
-  const w = j1 - j0;
-  for (let i = 0; i < n; i++) for (let j = 0; j < w; j++) dst[i * w + j] = src[i * b + j0 + j]!;
-}
-
-/** Y ← (I − X_c·X_cᵀ)·Y, `passes` times (classical Gram–Schmidt, twice is enough). */
-function projectOut(XC: Mat, Y: Mat, w: Work, passes: number): void {
-  const C = view(w.C, XC.cols, Y.cols);
-  const T = view(w.Q, Y.rows, Y.cols);
-  for (let p = 0; p < passes; p++) {
-    matmulTA(XC, Y, C);
-    matmul(XC, C, T);
-    const y = Y.data;
-    const t = T.data;
-    for (let i = 0; i < y.length; i++) y[i]! -= t[i]!;
-  }
-}
-
-/**
- * The scaled Chebyshev filter (Zhou & Saad 2006, Alg. 4.1): with σ₁ = e/(top − c), τ = 2/σ₁,
- *   Y₁ = (σ₁/e)(A − cI)Y₀,  Y_{j+1} = (2σ_{j+1}/e)(A − cI)Y_j − σ_jσ_{j+1}Y_{j−1},
- *   σ_{j+1} = 1/(τ − σ_j),
- * so Y_m = p_m(A)·Y₀ with p_m(top) = 1. Y₀ is w.F[0] (n×a, packed); the result is returned as
- * a view of one of w.F. With `plan.deflate`, A is replaced by A − X_c·diag(θ_c − c)·X_cᵀ.
- */
-function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPlan, XC: Mat): Mat {
-  const { c, e, degree } = plan;
-  const sigma1 = e / (plan.top - c);
-  const tau = 2 / sigma1;
-  let prev = view(w.F[0], n, a);
-  let cur = view(w.F[1], n, a);
-  let next = view(w.F[2], n, a);
-  applyShifted(A, prev, cur, plan, w, XC);
-  combine(cur.data, prev.data, null, c, sigma1 / e, 0);
-  let sigma = sigma1;
-  for (let j = 2; j <= degree; j++) {
-    const sigmaNext = 1 / (tau - sigma);
-    applyShifted(A, cur, next, plan, w, XC);
-    combine(next.data, cur.data, prev.data, c, (2 * sigmaNext) / e, sigma * sigmaNext);
-    [prev, cur, next] = [cur, next, prev];
-    sigma = sigmaNext;
-  }
-  return cur;
-}
-
-/** out ← A·Y, minus the deflation term X_c·diag(θ_c − c)·(X_cᵀ·Y) when planned. */
-function applyShifted(A: SymOp, Y: Mat, out: Mat, plan: FilterPlan, w: Work, XC: Mat): void {
-  A.apply(Y, out);
-  if (!plan.deflate) return;
-  const nc = XC.cols;
-  const C = view(w.C, nc, Y.cols);
-  matmulTA(XC, Y, C);
-  for (let i = 0; i < nc; i++) {
-    const s = w.theta[i]! - plan.c;
-    for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
-  }
-  const T = view(w.Q, Y.rows, Y.cols);
-  matmul(XC, C, T);
-  const o = out.data;
-  const t = T.data;
-  for (let i = 0; i < o.length; i++) o[i]! -= t[i]!;
-}
-
-/** z ← f·(z − c·y) − g·x (x may be absent): one fused pass of the recurrence. */
-function combine(
-  z: Float64Array,
-  y: Float64Array,
-  x: Float64Array | null,
-  c: number,
-  f: number,
-  g: number,
-): void {
-  if (x === null) {
-    for (let i = 0; i < z.length; i++) z[i] = f * (z[i]! - c * y[i]!);
-    return;
-  }
-  for (let i = 0; i < z.length; i++) z[i] = f * (z[i]! - c * y[i]!) - g * x[i]!;
 }

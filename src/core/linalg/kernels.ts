@@ -6,9 +6,9 @@
  * result's shape and must not share memory with an input, and is overwritten, so iteration
  * loops allocate once.
  *
- * - gemm.ts: register-blocked GEMM over packed panels, `syrk`; a WebAssembly SIMD micro-kernel
- *   (wasm/gemm.wat, ≈ 10 GFLOP/s on a free core here) with a plain TypeScript fallback (3–4.5).
- * - sparse.ts: CSR × dense, four dense columns at a time.
+ * - gemm/: GEMM over packed panels, `syrk`, on a WebAssembly SIMD micro-kernel (wasm/gemm.wat),
+ *   with one plain TypeScript loop where WebAssembly SIMD is missing (and as the tests' oracle).
+ * - sparse.ts: CSR × dense, four dense columns at a time; the CSR transpose.
  * - eig.ts: symmetric eigendecomposition (Householder tridiagonalisation + implicit QL).
  * - qr.ts: Householder QR (blocked LQ of the transpose).
  * - svd.ts: thin SVD (QR + one-sided Jacobi) and orthogonal Procrustes.
@@ -31,7 +31,7 @@ export {
   type PackedLhs,
   type ThinFactor,
 } from './gemm';
-export { spmm, spmmTA } from './sparse';
+export { spmm, spmmTA, transposeCsr } from './sparse';
 export { symEig, symEigValues, type SymEig } from './eig';
 export { qr } from './qr';
 export { procrustes, thinSvd, type Svd } from './svd';

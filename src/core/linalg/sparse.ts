@@ -1,9 +1,9 @@
 /**
- * Sparse (CSR) × dense products. Both walk S row by row; the dense width n is taken four
- * columns at a time, held in registers (spmm: four accumulators of C's row over the row's
- * entries; spmmTA: four entries of B's row scattered by each stored entry), which is ~4× faster
- * than an axpy per entry for the narrow widths solvers use (n = k ≈ 5..20). Cost 2·nnz(S)·n flops; no allocation when `out` is
- * given.
+ * Sparse (CSR) × dense products, and the CSR transpose. Both products walk S row by row; the
+ * dense width n is taken four columns at a time, held in registers (spmm: four accumulators of
+ * C's row over the row's entries; spmmTA: four entries of B's row scattered by each stored
+ * entry), which beats an axpy per entry for the narrow widths solvers use (n = k ≈ 5..20). Cost
+ * 2·nnz(S)·n flops; no allocation when `out` is given.
  */
 import { resultMat } from './dense';
 import type { Csr, Mat } from './types';
@@ -87,4 +87,26 @@ export function spmmTA(S: Csr, B: Mat, out?: Mat): Mat {
     }
   }
   return C;
+}
+
+/**
+ * Sᵀ (cols × rows) of S (rows × cols), as CSR with the column indices of every row ascending
+ * (a counting sort by column, the rows of S visited in order). O(nnz + rows + cols).
+ */
+export function transposeCsr(S: Csr): Csr {
+  const { rows, cols, indptr, indices, data } = S;
+  const nz = indptr[rows]!;
+  const tp = new Int32Array(cols + 1);
+  for (let p = 0; p < nz; p++) tp[indices[p]! + 1]!++;
+  for (let j = 0; j < cols; j++) tp[j + 1]! += tp[j]!;
+  const next = tp.slice(0, cols);
+  const ti = new Int32Array(nz);
+  const td = new Float64Array(nz);
+  for (let i = 0; i < rows; i++)
+    for (let p = indptr[i]!; p < indptr[i + 1]!; p++) {
+      const q = next[indices[p]!]!++;
+      ti[q] = i;
+      td[q] = data[p]!;
+    }
+  return { rows: cols, cols: rows, indptr: tp, indices: ti, data: td };
 }

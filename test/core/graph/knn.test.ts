@@ -5,7 +5,8 @@
  * contract written out plainly (`plainKnn`), with and without its bounds, on both GEMM backends.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { knn, transpose, type KnnOptions } from '../../../src/core/graph/knn';
+import { knn, type KnnOptions } from '../../../src/core/graph/knn';
+import { transposeCsr } from '../../../src/core/linalg/sparse';
 import { setGemmBackend } from '../../../src/core/linalg/gemm';
 import { matmulTB } from '../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
@@ -130,7 +131,7 @@ describe('knn', () => {
 
   it('transpose of a CSR matrix', () => {
     const S = toCsr(mat(2, 3, [1, 0, 2, 0, 3, 4]));
-    const T = transpose(S);
+    const T = transposeCsr(S);
     expect([T.rows, T.cols]).toEqual([3, 2]);
     expect(Array.from(T.indptr)).toEqual([0, 1, 2, 4]);
     expect(Array.from(T.indices)).toEqual([0, 1, 0, 1]);

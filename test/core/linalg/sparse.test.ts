@@ -1,6 +1,7 @@
 /** CSR × dense products against the dense triple loop. Tolerance 1e-14·‖S‖_F·‖B‖_F. */
 import { describe, expect, it } from 'vitest';
 import { spmm, spmmTA } from '../../../src/core/linalg/kernels';
+import { transposeCsr } from '../../../src/core/linalg/sparse';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
 import { fro, maxDiff, naiveMul, randMat, transpose } from '../../helpers/mat';
 import { prng } from '../../helpers/prng';
@@ -76,5 +77,52 @@ describe('spmm, spmmTA', () => {
     expect(() => spmm(S, randMat(4, 2, 1))).toThrow(/spmm: 4x5 · 4x2/);
     expect(() => spmmTA(S, randMat(5, 2, 1))).toThrow(/spmmTA: \(4x5\)ᵀ · 5x2/);
     expect(() => spmm(S, randMat(5, 2, 1), randMat(5, 2, 2))).toThrow(/out is 5x2, expected 4x2/);
+  });
+});
+
+/** The dense matrix of a CSR one. */
+function densify(S: Csr): Mat {
+  const D: Mat = { rows: S.rows, cols: S.cols, data: new Float64Array(S.rows * S.cols) };
+  for (let i = 0; i < S.rows; i++)
+    for (let p = S.indptr[i]!; p < S.indptr[i + 1]!; p++)
+      D.data[i * S.cols + S.indices[p]!] = S.data[p]!;
+  return D;
+}
+
+describe('transposeCsr', () => {
+  it('is the dense transpose, columns ascending in every row, and twice is the identity', () => {
+    for (const [rows, cols, density, seed] of [
+      [13, 7, 0.3, 1],
+      [5, 40, 0.1, 2],
+      [30, 30, 0.6, 3],
+    ] as const) {
+      const [S, D] = randCsr(rows, cols, density, seed);
+      const T = transposeCsr(S);
+      expect([T.rows, T.cols]).toEqual([cols, rows]);
+      expect(Array.from(densify(T).data)).toEqual(Array.from(transpose(D).data));
+      for (let j = 0; j < T.rows; j++)
+        for (let q = T.indptr[j]! + 1; q < T.indptr[j + 1]!; q++)
+          expect(T.indices[q]!).toBeGreaterThan(T.indices[q - 1]!);
+      const S2 = transposeCsr(T);
+      expect(Array.from(S2.indptr)).toEqual(Array.from(S.indptr));
+      expect(Array.from(S2.indices)).toEqual(Array.from(S.indices));
+      expect(Array.from(S2.data)).toEqual(Array.from(S.data));
+    }
+  });
+
+  it('by hand, with an empty row and an empty column', () => {
+    // S = [[0, 5, 0, 0], [0, 0, 0, 0], [7, 0, 0, 8]]
+    const S: Csr = {
+      rows: 3,
+      cols: 4,
+      indptr: Int32Array.from([0, 1, 1, 3]),
+      indices: Int32Array.from([1, 0, 3]),
+      data: Float64Array.from([5, 7, 8]),
+    };
+    const T = transposeCsr(S);
+    expect([T.rows, T.cols]).toEqual([4, 3]);
+    expect(Array.from(T.indptr)).toEqual([0, 1, 2, 2, 3]);
+    expect(Array.from(T.indices)).toEqual([2, 0, 2]);
+    expect(Array.from(T.data)).toEqual([7, 5, 8]);
   });
 });

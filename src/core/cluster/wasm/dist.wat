@@ -13,7 +13,7 @@
 ;; centre's coordinate splatted once per p and the rows' eight values loaded as four vectors; the
 ;; last n mod 8 rows one by one. Every value is summed from zero in the order p = 0 … d − 1 of
 ;; separate IEEE operations (the difference, its square, the sum: no fused multiply-add), as
-;; `updateDistances` in kmeans.ts sums it, so both give the same bits.
+;; `updateDistances` in kmeans-passes.ts sums it, so both give the same bits.
 (module
   (memory (export "memory") 1)
   (func (export "dist")

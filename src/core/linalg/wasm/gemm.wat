@@ -1,10 +1,10 @@
 ;; The GEMM macro-kernel in WebAssembly SIMD (v128 as f64x2): the text source of gemm-wasm.ts,
 ;; which `npm run build:wasm` (scripts/build-wasm.mjs, wabt) regenerates; a test checks the two
-;; agree. The packing and the cache blocking stay in TypeScript (gemm.ts); this file is only the
-;; loop over the 4×4 micro-tiles of one packed block.
+;; agree. The packing and the cache blocking stay in TypeScript (gemm/layout.ts, gemm/wasm.ts);
+;; this file is only the loop over the 4×4 micro-tiles of one packed block.
 ;;
 ;; block(pa, pb, pc, mb, nb, kb, ldc, lim, acc): T ← A·B (acc = 0) or T ← T + A·B (acc ≠ 0), with
-;; A mb×kb, B kb×nb, T mb×nb, all in the imported memory (gemm.ts sizes it), at byte offsets:
+;; A mb×kb, B kb×nb, T mb×nb, all in the imported memory (gemm/wasm.ts sizes it), at byte offsets:
 ;; - pa: A packed as mb/4 slivers of 4 rows, each k-major: A[4s + r, p] is the f64 at
 ;;   pa + 8·(4·kb·s + 4p + r);
 ;; - pb: B packed as nb/4 slivers of 4 columns, each k-major: B[p, 4t + q] is the f64 at
@@ -21,8 +21,8 @@
 ;; the tile's previous value, so a sum over several calls with acc set is the plain sequential
 ;; dot product.
 ;;
-;; Two kernels for tall-skinny products, on row-major data copied in unpacked (gemm.ts uses them
-;; when both small dimensions are at most 16 and the long one is at least 64: the Rayleigh–Ritz
+;; Two kernels for tall-skinny products, on row-major data copied in unpacked (gemm/tall.ts uses
+;; them when both small dimensions are at most 16 and the long one is at least 64: the Rayleigh–Ritz
 ;; and Cholesky-QR steps of the block eigensolvers, where packing cost more than the arithmetic):
 ;;
 ;; ta(pa, pb, pt, n, ka, kb): T ← Aᵀ·B for A (n × ka, ka f64 per row) at pa and B (n × kb) at pb;

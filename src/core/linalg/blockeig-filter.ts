@@ -1,0 +1,210 @@
+/**
+ * The Chebyshev filter of `blockEig`'s iterative path (blockeig.ts): the degree and interval of
+ * one outer iteration, the filter with the locked pairs deflated, and the iteration that
+ * orthonormalises the filtered block and does Rayleigh–Ritz on it.
+ */
+import type { Config } from './blockeig';
+import { rayleighRitz, type Bounds, type Work } from './blockeig-ritz';
+import { matmul, matmulTA } from './kernels';
+import { view, type SymOp } from './linop';
+import { orthonormalise } from './orth';
+import type { Mat } from './types';
+
+export const MIN_DEGREE = 4;
+const DEGREE_MARGIN = 1.3;
+/** Largest growth factor allowed between directions inside one filtered block. */
+const MAX_GROWTH = 1e10;
+
+/** The filter of one outer iteration: degree, interval and whether to deflate locked pairs. */
+export interface FilterPlan {
+  readonly degree: number;
+  /** Centre and half-width of the damped interval [lo, cut]. */
+  readonly c: number;
+  readonly e: number;
+  /** Normalisation point: p_m(top) = 1. */
+  readonly top: number;
+  readonly deflate: boolean;
+}
+
+/**
+ * Chooses the degree m so that, for each unconverged wanted Ritz pair i, the growth
+ * T_m(ξ_i) ≈ ½e^{m·acosh ξ_i}, ξ_i = (θ_i − c)/e, covers res_i/(tol·‖A‖); capped so that the
+ * largest direction in the filtered block outgrows the k-th by at most MAX_GROWTH.
+ */
+export function planFilter(
+  w: Work,
+  bnd: Bounds,
+  cfg: Config,
+  nc: number,
+  first: boolean,
+): FilterPlan {
+  const { k, b, tol } = cfg;
+  const th = w.theta;
+  const cut = Math.max(th[b - 1]!, bnd.lo + 1e-12 * bnd.norm);
+  const c = 0.5 * (cut + bnd.lo);
+  const e = 0.5 * (cut - bnd.lo);
+  const alpha = (t: number): number => Math.acosh(Math.max(1, (t - c) / e));
+  let need = 0;
+  for (let i = nc; i < k; i++) {
+    const ai = alpha(th[i]!);
+    const ratio = Math.max(1, w.res[i]! / (tol * bnd.norm));
+    need = Math.max(need, ai > 0 ? Math.acosh(ratio) / ai : Infinity);
+  }
+  // The Ritz values underestimate λ_i and directions just above `cut` grow too: measured on
+  // kNN graphs, the residual falls ~25% slower than T_m(ξ_i) predicts. Aim past it.
+  need = DEGREE_MARGIN * need + 1;
+  const aK = alpha(th[k - 1]!);
+  const cap = (t: number): number => {
+    const d = alpha(t) - aK;
+    return d > 0 ? Math.log(MAX_GROWTH) / d : Infinity;
+  };
+  const want = Math.min(need, cfg.maxDegree);
+  const topAll = first ? Math.max(bnd.hi, th[0]!) : th[0]!;
+  let deflate = false;
+  let limit = cap(topAll);
+  if (nc > 0 && limit < want && cap(th[nc]!) > limit) {
+    deflate = true;
+    limit = cap(th[nc]!);
+  }
+  const degree = Math.max(MIN_DEGREE, Math.min(cfg.maxDegree, Math.ceil(Math.min(want, limit))));
+  const top = Math.max(th[nc]!, c + 2 * e); // any point above cut keeps p_m(top) = 1 finite
+  return { degree, c, e, top, deflate };
+}
+
+/**
+ * One outer iteration: filter the active columns nc..b−1 of X, orthonormalise them against the
+ * locked ones and each other, and do Rayleigh–Ritz on [X_c, Q_a]. Returns the matvecs spent.
+ */
+export function iterate(A: SymOp, w: Work, cfg: Config, nc: number, plan: FilterPlan): number {
+  const { n, b } = cfg;
+  const a = b - nc;
+  packColumns(w.X, n, b, nc, b, w.F[0]);
+  const XC = view(w.XC, n, nc);
+  if (nc > 0) packColumns(w.X, n, b, 0, nc, w.XC);
+  const Y = chebyshevFilter(A, w, n, a, plan, XC);
+  if (nc > 0) projectOut(XC, Y, w, 2);
+  const Qa = orthonormalise(Y, view(w.F[(bufferIndex(w, Y) + 1) % 3]!, n, a), w.orth);
+  const target = view(w.F[(bufferIndex(w, Qa) + 1) % 3]!, n, a);
+  A.apply(Qa, target);
+  assemble(w, Qa.data, target.data, n, b, nc);
+  rayleighRitz(w, n, b);
+  return plan.degree * a + a;
+}
+
+/**
+ * Q = [X_c, Q_a] and AQ = [AX_c, A·Q_a] (n × b; Q_a, A·Q_a packed n × (b − nc)). A function of
+ * its own so V8 optimises this loop once rather than recompiling `iterate` around it.
+ */
+function assemble(
+  w: Work,
+  qa: Float64Array,
+  aqa: Float64Array,
+  n: number,
+  b: number,
+  nc: number,
+): void {
+  const a = b - nc;
+  for (let i = 0; i < n; i++) {
+    const o = i * b;
+    for (let j = 0; j < nc; j++) {
+      w.Q[o + j] = w.X[o + j]!;
+      w.AQ[o + j] = w.AX[o + j]!;
+    }
+    for (let j = 0; j < a; j++) {
+      w.Q[o + nc + j] = qa[i * a + j]!;
+      w.AQ[o + nc + j] = aqa[i * a + j]!;
+    }
+  }
+}
+
+/** Which of the three filter buffers w.F holds the block M. */
+function bufferIndex(w: Work, M: Mat): number {
+  return w.F.findIndex((f) => f.buffer === M.data.buffer);
+}
+
+/** dst (n×(j1−j0), packed) ← src[:, j0:j1] of an n×b row-major block. */
+function packColumns(
+  src: Float64Array,
+  n: number,
+  b: number,
+  j0: number,
+  j1: number,
+  dst: Float64Array,
+): void {
+  const w = j1 - j0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < w; j++) dst[i * w + j] = src[i * b + j0 + j]!;
+}
+
+/** Y ← (I − X_c·X_cᵀ)·Y, `passes` times (classical Gram–Schmidt, twice is enough). */
+function projectOut(XC: Mat, Y: Mat, w: Work, passes: number): void {
+  const C = view(w.C, XC.cols, Y.cols);
+  const T = view(w.Q, Y.rows, Y.cols);
+  for (let p = 0; p < passes; p++) {
+    matmulTA(XC, Y, C);
+    matmul(XC, C, T);
+    const y = Y.data;
+    const t = T.data;
+    for (let i = 0; i < y.length; i++) y[i]! -= t[i]!;
+  }
+}
+
+/**
+ * The scaled Chebyshev filter (Zhou & Saad 2006, Alg. 4.1): with σ₁ = e/(top − c), τ = 2/σ₁,
+ *   Y₁ = (σ₁/e)(A − cI)Y₀,  Y_{j+1} = (2σ_{j+1}/e)(A − cI)Y_j − σ_jσ_{j+1}Y_{j−1},
+ *   σ_{j+1} = 1/(τ − σ_j),
+ * so Y_m = p_m(A)·Y₀ with p_m(top) = 1. Y₀ is w.F[0] (n×a, packed); the result is returned as
+ * a view of one of w.F. With `plan.deflate`, A is replaced by A − X_c·diag(θ_c − c)·X_cᵀ.
+ */
+function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPlan, XC: Mat): Mat {
+  const { c, e, degree } = plan;
+  const sigma1 = e / (plan.top - c);
+  const tau = 2 / sigma1;
+  let prev = view(w.F[0], n, a);
+  let cur = view(w.F[1], n, a);
+  let next = view(w.F[2], n, a);
+  applyShifted(A, prev, cur, plan, w, XC);
+  combine(cur.data, prev.data, null, c, sigma1 / e, 0);
+  let sigma = sigma1;
+  for (let j = 2; j <= degree; j++) {
+    const sigmaNext = 1 / (tau - sigma);
+    applyShifted(A, cur, next, plan, w, XC);
+    combine(next.data, cur.data, prev.data, c, (2 * sigmaNext) / e, sigma * sigmaNext);
+    [prev, cur, next] = [cur, next, prev];
+    sigma = sigmaNext;
+  }
+  return cur;
+}
+
+/** out ← A·Y, minus the deflation term X_c·diag(θ_c − c)·(X_cᵀ·Y) when planned. */
+function applyShifted(A: SymOp, Y: Mat, out: Mat, plan: FilterPlan, w: Work, XC: Mat): void {
+  A.apply(Y, out);
+  if (!plan.deflate) return;
+  const nc = XC.cols;
+  const C = view(w.C, nc, Y.cols);
+  matmulTA(XC, Y, C);
+  for (let i = 0; i < nc; i++) {
+    const s = w.theta[i]! - plan.c;
+    for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
+  }
+  const T = view(w.Q, Y.rows, Y.cols);
+  matmul(XC, C, T);
+  const o = out.data;
+  const t = T.data;
+  for (let i = 0; i < o.length; i++) o[i]! -= t[i]!;
+}
+
+/** z ← f·(z − c·y) − g·x (x may be absent): one fused pass of the recurrence. */
+function combine(
+  z: Float64Array,
+  y: Float64Array,
+  x: Float64Array | null,
+  c: number,
+  f: number,
+  g: number,
+): void {
+  if (x === null) {
+    for (let i = 0; i < z.length; i++) z[i] = f * (z[i]! - c * y[i]!);
+    return;
+  }
+  for (let i = 0; i < z.length; i++) z[i] = f * (z[i]! - c * y[i]!) - g * x[i]!;
+}
