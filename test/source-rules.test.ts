@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSolvers } from '../src/core/solvers/registry';
-import { REPO } from './io/paths';
+import { REPO } from './helpers/paths';
 
 const SRC = join(REPO, 'src');
 const SOLVERS_DIR = join(SRC, 'core', 'solvers');

@@ -4,16 +4,16 @@
  */
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import RunForm from '../../src/renderer/src/components/RunForm.svelte';
-import type { Estimate } from '../../src/renderer/src/lib/estimate';
-import { MemoryEstimateState } from '../../src/renderer/src/lib/estimate.svelte';
-import { RunFormState } from '../../src/renderer/src/lib/runs.svelte';
+import RunForm from '../../../../src/renderer/src/components/RunForm.svelte';
+import type { Estimate } from '../../../../src/renderer/src/lib/estimate';
+import { MemoryEstimateState } from '../../../../src/renderer/src/lib/estimate.svelte';
+import { RunFormState } from '../../../../src/renderer/src/lib/runs.svelte';
 import type {
   DatasetEntry,
   MethodInfo,
   RunEstimate,
   RunEstimateRequest,
-} from '../../src/shared/contract';
+} from '../../../../src/shared/contract';
 
 /** A method the renderer knows nothing about but its name: no facts come from it. */
 const METHODS: MethodInfo[] = [
