@@ -100,10 +100,21 @@ function inThreadPool(): ThreadPool & { pending(): number; started(): number } {
   };
 }
 
-/** ArrayBuffer bytes after a full GC. */
-function arrayBuffersAfterGc(): number {
-  gc();
-  return process.memoryUsage().arrayBuffers;
+/**
+ * ArrayBuffer bytes after full GCs. V8 frees array buffers' memory after the collection (a
+ * sweeper that may run concurrently), so the count is read once two GCs a macrotask apart
+ * agree.
+ */
+async function arrayBuffersAfterGc(): Promise<number> {
+  let last = -1;
+  for (let round = 0; round < 10; round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const now = process.memoryUsage().arrayBuffers;
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
 }
 
 /** A copy of `ds` with view `v` replaced. */
@@ -201,12 +212,12 @@ describe.each(SOLVERS.map((s) => [s.name, s] as const))('%s conforms', (_name, s
     let measured = 0;
     let steps = 0;
     let output: SolverOutput;
-    beforeAll(() => {
+    beforeAll(async () => {
       ds = medium();
       // A first run sizes whatever the numerics keep between calls, so the measured run sees
       // only what this solver allocates (not another method's buffers being let go).
       drain(s.run(ds, params, 5, createRng(0)));
-      const before = arrayBuffersAfterGc();
+      const before = await arrayBuffersAfterGc();
       const gen = s.run(ds, params, 5, createRng(0));
       for (;;) {
         const r = gen.next();
@@ -234,11 +245,11 @@ describe.each(SOLVERS.map((s) => [s.name, s] as const))('%s conforms', (_name, s
       expect(declared, msg).toBeGreaterThanOrEqual(measured / 2);
     });
 
-    it('closing the generator mid-run (pool installed) releases everything', () => {
+    it('closing the generator mid-run (pool installed) releases everything', async () => {
       const pool = inThreadPool();
       setThreadPool(pool);
       try {
-        const before = arrayBuffersAfterGc();
+        const before = await arrayBuffersAfterGc();
         let gen: Generator<SolverStep, SolverOutput, void> | null = s.run(
           ds,
           params,
@@ -250,7 +261,7 @@ describe.each(SOLVERS.map((s) => [s.name, s] as const))('%s conforms', (_name, s
         expect(gen.next().done).toBe(true);
         gen = null;
         expect(pool.pending(), 'a helper task left unwaited').toBe(0);
-        const left = arrayBuffersAfterGc() - before;
+        const left = (await arrayBuffersAfterGc()) - before;
         expect(left, `${left} B still held after return()`).toBeLessThanOrEqual(
           Math.max(FOOTPRINT_FLOOR, measured / 20),
         );
