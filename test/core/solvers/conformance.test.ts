@@ -245,9 +245,12 @@ describe.each(SOLVERS.map((s) => [s.name, s] as const))('%s conforms', (_name, s
       expect(declared, msg).toBeGreaterThanOrEqual(measured / 2);
     });
 
-    it('closing the generator mid-run (pool installed) releases everything', async () => {
+    it.each([
+      ['without a pool', false],
+      ['with a pool installed', true],
+    ])('closing the generator mid-run (%s) releases everything', async (_, pooled) => {
       const pool = inThreadPool();
-      setThreadPool(pool);
+      if (pooled) setThreadPool(pool);
       try {
         const before = await arrayBuffersAfterGc();
         let gen: Generator<SolverStep, SolverOutput, void> | null = s.run(
