@@ -19,7 +19,7 @@ import {
 } from '../../../src/core/metrics';
 import type { Mat } from '../../../src/core/linalg/types';
 import { createRng } from '../../../src/core/random';
-import { SHARED } from '../../helpers/paths';
+import { readReferenceJson } from '../../helpers/reference';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -41,9 +41,7 @@ interface SklearnFixture {
   silhouette: { name: string; X: number[][]; labels: number[]; score: number; samples: number[] }[];
 }
 
-const reference = JSON.parse(
-  readFileSync(join(SHARED, 'reference/metrics.json'), 'utf8'),
-) as Reference;
+const reference = readReferenceJson('metrics') as unknown as Reference;
 const sk = JSON.parse(
   readFileSync(join(here, '../../fixtures/metrics/sklearn.json'), 'utf8'),
 ) as SklearnFixture;

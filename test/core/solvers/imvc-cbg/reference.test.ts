@@ -11,7 +11,6 @@
  * ~10⁶ squares in a different order); the tests assert 1e-9 (the issue's bound) and the
  * figures actually reached are printed.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MultiViewDataset } from '../../../../src/core/dataset';
@@ -22,7 +21,8 @@ import {
   type PreparedView,
 } from '../../../../src/core/solvers/imvc-cbg/imvc-cbg';
 import { loadDataset } from '../../../../src/io/load';
-import { DATASETS, SHARED } from '../../../helpers/paths';
+import { DATASETS } from '../../../helpers/paths';
+import { readReferenceJson } from '../../../helpers/reference';
 
 interface Trace {
   file: string;
@@ -61,9 +61,7 @@ interface Fixtures {
   };
 }
 
-const fixtures = JSON.parse(
-  readFileSync(join(SHARED, 'reference/imvc-cbg-fixtures.json'), 'utf8'),
-) as Fixtures;
+const fixtures = readReferenceJson('imvc-cbg-fixtures') as unknown as Fixtures;
 
 /** Nested row-major rows → Mat. */
 const mat = (rows: number[][]): Mat => ({
