@@ -40,6 +40,7 @@
  * (with the bounds' reordering), knn-sweep.ts visits the tile pairs, knn-heaps.ts keeps the
  * candidates; the CSR transpose is linalg/sparse.ts's `transposeCsr`.
  */
+import { rowSquaredNorms } from '../linalg/rows';
 import { transposeCsr } from '../linalg/sparse';
 import type { Csr, Mat } from '../linalg/types';
 import { Heaps } from './knn-heaps';
@@ -90,7 +91,7 @@ export function knn(X: Mat | Csr, k: number, options: KnnOptions = {}): Knn {
     return heaps.sorted(null);
   }
   const T = options.tile ?? TILE;
-  const sq = rowNorms(X);
+  const sq = rowSquaredNorms(X);
   const layout =
     X.cols > 0 &&
     (options.bounds ??
@@ -99,18 +100,6 @@ export function knn(X: Mat | Csr, k: number, options: KnnOptions = {}): Knn {
       : plainLayout(X, sq, T);
   sweep(layout, X.cols, heaps, T);
   return heaps.sorted(layout.order);
-}
-
-/** Squared row norms of a dense n×d matrix. */
-function rowNorms(X: Mat): Float64Array {
-  const { rows, cols, data } = X;
-  const sq = new Float64Array(rows);
-  for (let i = 0; i < rows; i++) {
-    let s = 0;
-    for (let p = i * cols; p < (i + 1) * cols; p++) s += data[p]! * data[p]!;
-    sq[i] = s;
-  }
-  return sq;
 }
 
 /** Row by row through an inverted index: acc[j] = x_i·x_jᵀ for all j, then the distances. */
