@@ -13,6 +13,7 @@ import { symEigValues } from '../../../src/core/linalg/kernels';
 import { clusteringMetrics } from '../../../src/core/metrics';
 import { createRng } from '../../../src/core/random';
 import { bsv, viewSpectrum } from '../../../src/core/solvers/bsv';
+import { fillMissing } from '../../../src/core/solvers/complete';
 import { meanImputed } from '../../../src/core/solvers/impute';
 import { ParamError, validateParams } from '../../../src/core/solvers/params';
 import { getSolver } from '../../../src/core/solvers/registry';
@@ -76,9 +77,11 @@ describe('bsv toy case: clean blobs against noise', () => {
     [denseView('noise', without(n, []), noise), denseView('blobs', p2, pick(points, p2))],
     truth,
   );
+  // The solver declares complete input: it gets the views filled, as the protocol gives them.
+  const filled = fillMissing(ds).input;
 
   it('chooses the clean view by the eigengap and recovers its partition', () => {
-    const { steps, output } = drain(bsv.run(ds, params({ neighbors: 5 }), 3, createRng(1)));
+    const { steps, output } = drain(bsv.run(filled, params({ neighbors: 5 }), 3, createRng(1)));
     expect(steps.map((s) => [s.stage, s.iteration])).toEqual([
       ['solve', 1],
       ['solve', 2],
@@ -112,7 +115,7 @@ describe('bsv toy case: clean blobs against noise', () => {
 
   it("uses the forced view under criterion 'view', computing only that view", () => {
     const { steps, output } = drain(
-      bsv.run(ds, params({ neighbors: 5, criterion: 'view', view: 1 }), 3, createRng(1)),
+      bsv.run(filled, params({ neighbors: 5, criterion: 'view', view: 1 }), 3, createRng(1)),
     );
     expect(steps.map((s) => s.iteration)).toEqual([1]);
     expect(output.diagnostics!['chosenView']).toBe(1);

@@ -8,6 +8,7 @@ import { kmeans } from '../../../src/core/cluster';
 import type { View } from '../../../src/core/dataset';
 import { clusteringMetrics } from '../../../src/core/metrics';
 import { createRng } from '../../../src/core/random';
+import { fillMissing } from '../../../src/core/solvers/complete';
 import { meanImputed, viewMean } from '../../../src/core/solvers/impute';
 import {
   concatenateViews,
@@ -18,8 +19,17 @@ import { ParamError, validateParams } from '../../../src/core/solvers/params';
 import { getSolver } from '../../../src/core/solvers/registry';
 import { blobs, dataset, denseView, drain, pick, without } from './toy';
 
+// The solver declares complete input: it gets the views filled, as the protocol gives them.
+const filled = (ds: ReturnType<typeof dataset>) => fillMissing(ds).input;
 const run = (ds: ReturnType<typeof dataset>, normalize = 'none') =>
-  drain(kmeansConcat.run(ds, validateParams(kmeansConcat.schema, { normalize }), 3, createRng(1)));
+  drain(
+    kmeansConcat.run(
+      filled(ds),
+      validateParams(kmeansConcat.schema, { normalize }),
+      3,
+      createRng(1),
+    ),
+  );
 
 describe('kmeans-concat parameters', () => {
   it('defaults to no normalisation and is registered', () => {
@@ -93,13 +103,13 @@ describe('mean imputation', () => {
   });
 
   it("'zscore' standardises on the present samples (imputed rows become 0)", () => {
-    const E = concatenateViews(dataset(3, [dense]), 'zscore');
+    const E = concatenateViews(filled(dataset(3, [dense])), 'zscore');
     // Present columns (1, 3) and (2, 6): means 2 and 4, standard deviations 1 and 2.
     expect(Array.from(E.data)).toEqual([-1, -1, 0, 0, 1, 1]);
   });
 
   it("'l2-rows' scales each view's row to unit length", () => {
-    const E = concatenateViews(dataset(3, [dense, csr]), 'l2-rows');
+    const E = concatenateViews(filled(dataset(3, [dense, csr])), 'l2-rows');
     const row0 = Array.from(E.data.subarray(0, 5));
     const s = Math.sqrt(5);
     const t = Math.sqrt(37);

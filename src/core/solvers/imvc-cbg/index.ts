@@ -15,7 +15,7 @@ import type { Rng } from '../../random';
 import { SolverInputError } from '../params';
 import {
   defineSolver,
-  type Params,
+  type ParamsOf,
   type SolverInput,
   type SolverOutput,
   type SolverStep,
@@ -111,19 +111,16 @@ function* solveFrom(
 
 function* run(
   ds: SolverInput,
-  params: Params,
+  params: ParamsOf<typeof imvcCbgSchema>,
   k: number,
   rng: Rng,
 ): Generator<SolverStep, SolverOutput, void> {
-  const dimension = (params['dimension'] as number) || k;
-  const anchors = (params['anchors'] as number) || k;
-  const lambda = params['lambda'] as number;
-  const maxIter = params['iterations'] as number;
-  const tol = params['tol'] as number;
-  const alphaRule = params['alphaRule'] as 'norm' | 'squared';
-  const normalise = params['normalize'] as boolean;
-  const start = params['start'] as 'seeded' | 'reference';
-  const restarts = start === 'reference' ? 1 : (params['restarts'] as number);
+  const dimension = params.dimension || k;
+  const anchors = params.anchors || k;
+  const { lambda, tol, alphaRule, start } = params;
+  const maxIter = params.iterations;
+  const normalise = params.normalize;
+  const restarts = start === 'reference' ? 1 : params.restarts;
   checkDataset(ds, k, dimension, anchors);
   const { n } = ds;
 
@@ -199,6 +196,19 @@ function* run(
     converged,
     iterations: trace.length,
     notes,
+    charts: {
+      spectrum: {
+        kind: 'bars',
+        title: 'Singular values of Zᵀ (the embedding keeps the first k)',
+        values: Array.from(emb.singularValues),
+      },
+      weights: {
+        title: 'View weights α_v',
+        labels: ds.views.map((v) => v.name),
+        values: Array.from(model.alpha),
+        trace: alphaTrace,
+      },
+    },
     diagnostics: {
       start,
       anchors,
@@ -232,7 +242,7 @@ export const imvcCbg = defineSolver({
   run,
   input: 'incomplete',
   monotone: true,
-  iterationCap: (p) => p['iterations'] as number,
+  iterationCap: (p) => p.iterations,
   footprint: ({ n, dims }) => ({
     bytes: 8 * dims.length * n * 64,
     quadratic: false,

@@ -7,7 +7,7 @@
  */
 import type { ParamSchema } from '../types';
 
-export const imvcCbgSchema: ParamSchema = {
+export const imvcCbgSchema = {
   anchors: {
     type: 'int',
     min: 0,
@@ -85,4 +85,4 @@ export const imvcCbgSchema: ParamSchema = {
       'Solve from this many seeded starts and keep the one with the lowest final objective ' +
       '(no labels used). Ignored with the reference start.',
   },
-};
+} as const satisfies ParamSchema;
