@@ -241,7 +241,9 @@ export const imvcCbg = defineSolver({
   deterministic: false,
   run,
   input: 'incomplete',
-  monotone: true,
+  // No proof of descent: the default α rule ('norm', the reference code's) does not minimise the
+  // objective over α, and the Z-step's projection is the exact block minimiser only for m = ℓ.
+  monotone: false,
   iterationCap: (p) => p.iterations,
   footprint: ({ n, dims }) => ({
     bytes: 8 * dims.length * n * 64,
