@@ -276,23 +276,27 @@ function scatterLabels(labels: Int32Array, perm: Int32Array): Int32Array {
   return out;
 }
 
+/** What the GEMM and FFT kernels' memory adds to a run that is the first to use them. */
+const KERNEL_WORKSPACE = 2 ** 20;
+
 /**
- * What CGL allocates: the filled copies of views with missing samples, per view its graph and
- * n × c factors (factorised path), or V + 2 dense n × n arrays (dense path).
+ * What CGL allocates: the filled copies of views with missing samples and per view its kNN
+ * lists and graph; then per sample the n × c factors of every view and their Fourier slices
+ * (factorised path), or about 2V + 2 dense n × n arrays with the per-pass temporaries (dense).
  */
 function footprint({ n, dims, present, k }: ProblemShape, p: CglParams): Footprint {
   const V = dims.length;
   const filled = 8 * n * dims.reduce((a, d, v) => a + (present[v]! < n ? d : 0), 0);
-  const graphs = 8 * V * n * 2 * (p.neighbors + 1);
+  const graphs = 8 * n * 4 * V * (p.neighbors + 1);
   if (p.path === 'dense') {
     return {
-      bytes: filled + graphs + 8 * (V + 2) * n * n,
+      bytes: filled + graphs + 8 * (6 * V + 2) * n * n + KERNEL_WORKSPACE,
       quadratic: true,
-      note: `${V + 2} dense n × n arrays`,
+      note: `about ${2 * V + 2} dense n × n arrays and their per-pass copies`,
     };
   }
   return {
-    bytes: filled + graphs + 8 * V * (V + 4) * n * k,
+    bytes: filled + graphs + 8 * n * 2 * V * (V + 4) * k + KERNEL_WORKSPACE,
     quadratic: false,
     note: 'the view graphs and per view n × c factors',
   };

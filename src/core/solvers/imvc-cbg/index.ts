@@ -33,6 +33,9 @@ import { imvcCbgSchema } from './params';
 
 export { imvcCbgSchema } from './params';
 
+/** What the GEMM kernel's packing memory adds to a run that is the first to multiply. */
+const GEMM_WORKSPACE = 2 ** 20;
+
 /** The objective below which the reference stops (a perfect fit). */
 export const OBJECTIVE_FLOOR = 1e-10;
 
@@ -245,9 +248,18 @@ export const imvcCbg = defineSolver({
   // objective over α, and the Z-step's projection is the exact block minimiser only for m = ℓ.
   monotone: false,
   iterationCap: (p) => p.iterations,
-  footprint: ({ n, dims }) => ({
-    bytes: 8 * dims.length * n * 64,
-    quadratic: false,
-    note: 'per view an n × m graph',
-  }),
+  footprint: ({ n, dims, k }, p) => {
+    const m = p.anchors || k;
+    const l = p.dimension || k;
+    // Per sample: Zᵀ and its Z-step work (n × m, a few times), each view's latent coordinates
+    // and products (n_v × ℓ, three per view); plus the d_v × ℓ factors and the GEMM kernel's
+    // packing memory, allocated on first use.
+    const perSample = 4 * m + 3 * dims.length * l;
+    const factors = 3 * l * dims.reduce((a, d) => a + d, 0);
+    return {
+      bytes: 8 * (n * perSample + factors) + GEMM_WORKSPACE,
+      quadratic: false,
+      note: 'the n × m anchor graph and per view n × ℓ factors',
+    };
+  },
 });
