@@ -37,7 +37,11 @@ export function paramsTable(schema: ParamSchema): string {
     ([name, spec]) =>
       `| \`${name}\` | ${spec.type} | ${defaultText(spec)} | ${cell(describeSpec(spec))} | ${cell(spec.doc)} |`,
   );
-  return ['| name | type | default | values | meaning |', '| --- | --- | --- | --- | --- |', ...rows]
+  return [
+    '| name | type | default | values | meaning |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ]
     .join('\n')
     .concat('\n');
 }
@@ -58,7 +62,9 @@ export function readmes(): [string, string][] {
   return readdirSync(SOLVERS_DIR, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e): [string, string] => [join(SOLVERS_DIR, e.name, 'README.md'), e.name])
-    .filter(([path]) => existsSync(path) && readFileSync(path, 'utf8').includes('<!-- params:begin'));
+    .filter(
+      ([path]) => existsSync(path) && readFileSync(path, 'utf8').includes('<!-- params:begin'),
+    );
 }
 
 /** The READMEs whose tables differ from their schemas, with the text they should hold. */

@@ -6,13 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  paramsTable,
-  readmes,
-  regenerate,
-  SOLVERS_DIR,
-  stale,
-} from '../../scripts/solver-docs';
+import { paramsTable, readmes, regenerate, SOLVERS_DIR, stale } from '../../scripts/solver-docs';
 
 describe('solver READMEs', () => {
   it('hold a table for every registered solver, each equal to its schema', async () => {

@@ -5,10 +5,11 @@
  * declarations every host reads (input, monotone, iteration cap, footprint) hold on a shape.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { bsvSchema } from '../../../src/core/solvers/bsv';
-import { cglSchema, cgmvcNcSchema } from '../../../src/core/solvers/cgl';
+import type { bsvSchema } from '../../../src/core/solvers/bsv';
+import type { cgmvcNcSchema } from '../../../src/core/solvers/cgl';
+import { cglSchema } from '../../../src/core/solvers/cgl';
 import { imvcCbgSchema } from '../../../src/core/solvers/imvc-cbg';
-import { kmeansConcatSchema } from '../../../src/core/solvers/kmeans-concat';
+import type { kmeansConcatSchema } from '../../../src/core/solvers/kmeans-concat';
 import { validateParams } from '../../../src/core/solvers/params';
 import { listSolvers } from '../../../src/core/solvers/registry';
 import { defineSolver, type ParamsOf } from '../../../src/core/solvers/types';
@@ -20,9 +21,7 @@ describe('ParamsOf a schema declared as const', () => {
     >();
     expectTypeOf<ParamsOf<typeof bsvSchema>['neighbors']>().toEqualTypeOf<number>();
     expectTypeOf<ParamsOf<typeof imvcCbgSchema>['normalize']>().toEqualTypeOf<boolean>();
-    expectTypeOf<ParamsOf<typeof imvcCbgSchema>['start']>().toEqualTypeOf<
-      'seeded' | 'reference'
-    >();
+    expectTypeOf<ParamsOf<typeof imvcCbgSchema>['start']>().toEqualTypeOf<'seeded' | 'reference'>();
     expectTypeOf<ParamsOf<typeof cglSchema>['path']>().toEqualTypeOf<'factorised' | 'dense'>();
     expectTypeOf<ParamsOf<typeof cgmvcNcSchema>['gamma']>().toEqualTypeOf<number>();
   });
@@ -87,7 +86,7 @@ describe('declarations of the registered solvers', () => {
     }
   });
 
-  it("flag the dense CGL path as quadratic, growing as n²", () => {
+  it('flag the dense CGL path as quadratic, growing as n²', () => {
     for (const s of listSolvers().filter((t) => 'path' in t.schema)) {
       const params = validateParams(s.schema, { path: 'dense' });
       const small = s.footprint({ ...shape, n: 500 }, params);

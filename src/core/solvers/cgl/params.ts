@@ -9,83 +9,83 @@ export const MAX_DENSE_N = 1000;
 
 const common = (rhoDefault: number) =>
   ({
-  lambda: {
-    type: 'number',
-    min: 0,
-    max: 1e6,
-    default: 0,
-    doc:
-      'λ, weight of the view-graph term λ·tr(FᵀAF) (reference grid 1 … 5000). 0 means ' +
-      '1/√n, the seed paper’s setting; the value used is in the notes.',
-  },
-  rho: {
-    type: 'number',
-    min: 0,
-    max: 1e6,
-    default: rhoDefault,
-    doc: 'ρ, weight of the tensor low-rank penalty (reference grid 1 … 5000).',
-  },
-  neighbors: {
-    type: 'int',
-    min: 1,
-    max: 100,
-    default: 15,
-    doc: 'Neighbours k of the view graphs and of the consensus graph (PKN); the reference uses 15.',
-  },
-  iterations: {
-    type: 'int',
-    min: 2,
-    max: 1000,
-    default: 100,
-    doc: 'Most objective values, the initial one included (the reference’s max_iter = 100).',
-  },
-  minIterations: {
-    type: 'int',
-    min: 2,
-    max: 1000,
-    default: 41,
-    doc: 'The stop test applies from this many objective values on (the reference: iter > 40).',
-  },
-  tolerance: {
-    type: 'number',
-    min: 0,
-    max: 1,
-    exclusiveMin: true,
-    default: 1e-6,
-    doc: 'Stop when |Δobjective| / |previous objective| falls below this.',
-  },
-  connectivity: {
-    type: 'boolean',
-    default: false,
-    doc:
-      'The seed’s connectivity constraint (Algorithm 1): adjust the consensus graph until it has ' +
-      'exactly c connected components and label by components. Off in the CGL reference.',
-  },
-  sampleOrder: {
-    type: 'enum',
-    values: ['file', 'shuffled'],
-    default: 'file',
-    doc:
-      "The FFT runs along the sample order, so results depend on it. 'file' reproduces the " +
-      "reference; 'shuffled' applies a seeded permutation (orderSeed) and maps labels back. " +
-      'Files sorted by class (HW, 100Leaves) flatter file order when ρ is large.',
-  },
-  orderSeed: {
-    type: 'int',
-    min: 0,
-    max: 2147483647,
-    default: 0,
-    doc: "Seed of the permutation when sampleOrder is 'shuffled'.",
-  },
-  path: {
-    type: 'enum',
-    values: ['factorised', 'dense'],
-    default: 'factorised',
-    doc:
-      "'factorised' never forms an n × n array (O(n·V·c) memory); 'dense' materialises the " +
-      `n × V × n tensor (n ≤ ${MAX_DENSE_N}; the tests’ ground truth).`,
-  },
-}) as const satisfies ParamSchema;
+    lambda: {
+      type: 'number',
+      min: 0,
+      max: 1e6,
+      default: 0,
+      doc:
+        'λ, weight of the view-graph term λ·tr(FᵀAF) (reference grid 1 … 5000). 0 means ' +
+        '1/√n, the seed paper’s setting; the value used is in the notes.',
+    },
+    rho: {
+      type: 'number',
+      min: 0,
+      max: 1e6,
+      default: rhoDefault,
+      doc: 'ρ, weight of the tensor low-rank penalty (reference grid 1 … 5000).',
+    },
+    neighbors: {
+      type: 'int',
+      min: 1,
+      max: 100,
+      default: 15,
+      doc: 'Neighbours k of the view graphs and of the consensus graph (PKN); the reference uses 15.',
+    },
+    iterations: {
+      type: 'int',
+      min: 2,
+      max: 1000,
+      default: 100,
+      doc: 'Most objective values, the initial one included (the reference’s max_iter = 100).',
+    },
+    minIterations: {
+      type: 'int',
+      min: 2,
+      max: 1000,
+      default: 41,
+      doc: 'The stop test applies from this many objective values on (the reference: iter > 40).',
+    },
+    tolerance: {
+      type: 'number',
+      min: 0,
+      max: 1,
+      exclusiveMin: true,
+      default: 1e-6,
+      doc: 'Stop when |Δobjective| / |previous objective| falls below this.',
+    },
+    connectivity: {
+      type: 'boolean',
+      default: false,
+      doc:
+        'The seed’s connectivity constraint (Algorithm 1): adjust the consensus graph until it has ' +
+        'exactly c connected components and label by components. Off in the CGL reference.',
+    },
+    sampleOrder: {
+      type: 'enum',
+      values: ['file', 'shuffled'],
+      default: 'file',
+      doc:
+        "The FFT runs along the sample order, so results depend on it. 'file' reproduces the " +
+        "reference; 'shuffled' applies a seeded permutation (orderSeed) and maps labels back. " +
+        'Files sorted by class (HW, 100Leaves) flatter file order when ρ is large.',
+    },
+    orderSeed: {
+      type: 'int',
+      min: 0,
+      max: 2147483647,
+      default: 0,
+      doc: "Seed of the permutation when sampleOrder is 'shuffled'.",
+    },
+    path: {
+      type: 'enum',
+      values: ['factorised', 'dense'],
+      default: 'factorised',
+      doc:
+        "'factorised' never forms an n × n array (O(n·V·c) memory); 'dense' materialises the " +
+        `n × V × n tensor (n ≤ ${MAX_DENSE_N}; the tests’ ground truth).`,
+    },
+  }) as const satisfies ParamSchema;
 
 export const cglSchema = common(10);
 
