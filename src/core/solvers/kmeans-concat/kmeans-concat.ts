@@ -1,10 +1,12 @@
 /**
- * The concatenation baseline's math: every (completed) view optionally normalised, and the views
+ * The concatenation baseline's math: every (completed) view optionally normalised ('zscore'
+ * per column on the observed samples, 'l2-rows' each row to unit length), and the views
  * laid side by side,
  *   E = [X̂_1 | X̂_2 | … | X̂_V]:  (n, Σ_v d_v),  X̂_v: (n, d_v),
  * which the evaluation protocol clusters with k-means. Cost O(n·Σd_v) time and memory; refused
  * above MAX_CONCAT_VALUES values (see README.md).
  */
+import { normaliseRows } from '../../graph/spectral';
 import type { Mat } from '../../linalg/types';
 import { denseValues, observedSamples } from '../complete';
 import { SolverInputError } from '../params';
@@ -16,39 +18,28 @@ export const MAX_CONCAT_VALUES = 2e8;
 export type ConcatNormalize = 'none' | 'zscore' | 'l2-rows';
 
 /**
- * In-place per-view normalisation of X̂_v (n, d) whose originally present rows are `present`.
- * 'zscore' uses the present samples' mean and (population) standard deviation per column,
- * 'l2-rows' divides each row by its Euclidean norm (zero rows stay zero).
+ * In-place z-score of X̂_v (n, d) whose originally present rows are `present`: each column
+ * centred on the present samples' mean and divided by their (population) standard deviation.
  */
-function normaliseView(X: Mat, present: Int32Array, mode: ConcatNormalize): void {
+function zscoreColumns(X: Mat, present: Int32Array): void {
   const { rows: n, cols: d, data } = X;
-  if (mode === 'zscore') {
-    const m = present.length;
-    const mean = new Float64Array(d);
-    const sq = new Float64Array(d);
-    for (const i of present) for (let j = 0; j < d; j++) mean[j]! += data[i * d + j]!;
-    for (let j = 0; j < d; j++) mean[j]! /= Math.max(m, 1);
-    for (const i of present)
-      for (let j = 0; j < d; j++) {
-        const t = data[i * d + j]! - mean[j]!;
-        sq[j]! += t * t;
-      }
-    const inv = new Float64Array(d);
+  const m = present.length;
+  const mean = new Float64Array(d);
+  const sq = new Float64Array(d);
+  for (const i of present) for (let j = 0; j < d; j++) mean[j]! += data[i * d + j]!;
+  for (let j = 0; j < d; j++) mean[j]! /= Math.max(m, 1);
+  for (const i of present)
     for (let j = 0; j < d; j++) {
-      const sd = Math.sqrt(sq[j]! / Math.max(m, 1));
-      inv[j] = sd > 0 ? 1 / sd : 0;
+      const t = data[i * d + j]! - mean[j]!;
+      sq[j]! += t * t;
     }
-    for (let i = 0; i < n; i++)
-      for (let j = 0; j < d; j++) data[i * d + j] = (data[i * d + j]! - mean[j]!) * inv[j]!;
-  } else if (mode === 'l2-rows') {
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      for (let j = 0; j < d; j++) s += data[i * d + j]! * data[i * d + j]!;
-      if (s === 0) continue;
-      const f = 1 / Math.sqrt(s);
-      for (let j = 0; j < d; j++) data[i * d + j]! *= f;
-    }
+  const inv = new Float64Array(d);
+  for (let j = 0; j < d; j++) {
+    const sd = Math.sqrt(sq[j]! / Math.max(m, 1));
+    inv[j] = sd > 0 ? 1 / sd : 0;
   }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < d; j++) data[i * d + j] = (data[i * d + j]! - mean[j]!) * inv[j]!;
 }
 
 /**
@@ -70,9 +61,13 @@ export function concatenateViews(ds: SolverInput, mode: ConcatNormalize): Mat {
   ds.views.forEach((view, v) => {
     const d = view.d;
     const values = denseValues(view, n);
-    // Normalisation works in place, so it gets a copy of the view's own array.
-    const X: Mat = mode === 'none' ? values : { rows: n, cols: d, data: values.data.slice() };
-    normaliseView(X, observedSamples(ds, v), mode);
+    let X = values;
+    if (mode === 'l2-rows') X = normaliseRows(values);
+    else if (mode === 'zscore') {
+      // The z-score works in place, so it gets a copy of the view's own array.
+      X = { rows: n, cols: d, data: values.data.slice() };
+      zscoreColumns(X, observedSamples(ds, v));
+    }
     // Copy row blocks: row i of X̂_v goes to columns offset .. offset + d − 1 of row i of E.
     for (let i = 0; i < n; i++) data.set(X.data.subarray(i * d, (i + 1) * d), i * total + offset);
     offset += d;
