@@ -202,7 +202,7 @@ function* run(
     charts: {
       spectrum: {
         kind: 'bars',
-        title: 'Singular values of Zᵀ (the embedding keeps the first k)',
+        title: 'The k largest singular values of Zᵀ (their left singular vectors are the embedding)',
         values: Array.from(emb.singularValues),
       },
       weights: {
