@@ -5,7 +5,6 @@
  * with the fill note among the run's notes.
  */
 import { describe, expect, it } from 'vitest';
-import type { View } from '../../../src/core/dataset';
 import { evaluate } from '../../../src/core/protocol';
 import {
   denseValues,
@@ -14,31 +13,11 @@ import {
   observedSamples,
 } from '../../../src/core/solvers/complete';
 import type { Solver, SolverInput } from '../../../src/core/solvers/types';
-import { dataset, denseView, drain } from './toy';
+import { dataset, denseView, drain, handViews } from './toy';
 
 // Sample 1 misses view a: its row is the mean of (1, 2) and (3, 6), (2, 4). Sample 0 misses
 // view b (CSR): the mean of (0, 0, 4) and (2, 0, 8), (1, 0, 6).
-const a = denseView(
-  'a',
-  [0, 2],
-  [
-    [1, 2],
-    [3, 6],
-  ],
-);
-const b: View = {
-  name: 'b',
-  d: 3,
-  present: Int32Array.from([1, 2]),
-  values: {
-    kind: 'csr',
-    rows: 2,
-    cols: 3,
-    indptr: Int32Array.from([0, 1, 3]),
-    indices: Int32Array.from([2, 0, 2]),
-    data: Float64Array.from([4, 2, 8]),
-  },
-};
+const { dense: a, csr: b } = handViews();
 const full = denseView('c', [0, 1, 2], [[7], [8], [9]]);
 
 describe('fillMissing', () => {

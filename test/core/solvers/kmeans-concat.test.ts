@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kmeans } from '../../../src/core/cluster';
-import type { View } from '../../../src/core/dataset';
 import { clusteringMetrics } from '../../../src/core/metrics';
 import { createRng } from '../../../src/core/random';
 import { fillMissing } from '../../../src/core/solvers/complete';
@@ -17,7 +16,7 @@ import {
 } from '../../../src/core/solvers/kmeans-concat';
 import { ParamError, validateParams } from '../../../src/core/solvers/params';
 import { getSolver } from '../../../src/core/solvers/registry';
-import { blobs, dataset, denseView, drain, pick, without } from './toy';
+import { blobs, dataset, denseView, drain, handViews, pick, without } from './toy';
 
 // The solver declares complete input: it gets the views filled, as the protocol gives them.
 const filled = (ds: ReturnType<typeof dataset>) => fillMissing(ds).input;
@@ -54,28 +53,8 @@ describe('kmeans-concat parameters', () => {
 });
 
 describe('mean imputation', () => {
-  // Sample 1 is missing: its row is the mean of rows (1, 2) and (3, 6), i.e. (2, 4).
-  const dense = denseView(
-    'a',
-    [0, 2],
-    [
-      [1, 2],
-      [3, 6],
-    ],
-  );
-  const csr: View = {
-    name: 'b',
-    d: 3,
-    present: Int32Array.from([1, 2]),
-    values: {
-      kind: 'csr',
-      rows: 2,
-      cols: 3,
-      indptr: Int32Array.from([0, 1, 3]),
-      indices: Int32Array.from([2, 0, 2]),
-      data: Float64Array.from([4, 2, 8]),
-    },
-  };
+  // Sample 1 misses `dense`: its row is the mean of rows (1, 2) and (3, 6), i.e. (2, 4).
+  const { dense, csr } = handViews();
 
   it('fills a dense view’s missing rows with the mean of its present rows', () => {
     expect(Array.from(viewMean(dense))).toEqual([2, 4]);

@@ -2,6 +2,7 @@
  * CGL's and CGMVC-NC's parameters (STYLE.md rule 7): one schema each drives validation, the CLI
  * flags, the renderer's form and the README's table. They differ in ρ's default and CGMVC-NC's γ.
  */
+import { penaltyWeight } from '../params';
 import type { ParamSchema } from '../types';
 
 /** Largest n for the dense path (it holds V + 2 dense n × n arrays per view). */
@@ -9,22 +10,15 @@ export const MAX_DENSE_N = 1000;
 
 const common = (rhoDefault: number) =>
   ({
-    lambda: {
-      type: 'number',
-      min: 0,
-      max: 1e6,
-      default: 0,
-      doc:
-        'λ, weight of the view-graph term λ·tr(FᵀAF) (reference grid 1 … 5000). 0 means ' +
+    lambda: penaltyWeight(
+      0,
+      'λ, weight of the view-graph term λ·tr(FᵀAF) (reference grid 1 … 5000). 0 means ' +
         '1/√n, the seed paper’s setting; the value used is in the notes.',
-    },
-    rho: {
-      type: 'number',
-      min: 0,
-      max: 1e6,
-      default: rhoDefault,
-      doc: 'ρ, weight of the tensor low-rank penalty (reference grid 1 … 5000).',
-    },
+    ),
+    rho: penaltyWeight(
+      rhoDefault,
+      'ρ, weight of the tensor low-rank penalty (reference grid 1 … 5000).',
+    ),
     neighbors: {
       type: 'int',
       min: 1,
