@@ -202,7 +202,8 @@ function* run(
     charts: {
       spectrum: {
         kind: 'bars',
-        title: 'The k largest singular values of Zᵀ (their left singular vectors are the embedding)',
+        title:
+          'The k largest singular values of Zᵀ (their left singular vectors are the embedding)',
         values: Array.from(emb.singularValues),
       },
       weights: {
