@@ -24,7 +24,7 @@ import {
   workerData,
 } from 'node:worker_threads';
 import { setThreadPool, threadPool, type ThreadPool } from '../core/parallel';
-import { TASKS } from '../core/tasks';
+import { isTaskName, TASKS, type TaskName } from '../core/tasks';
 
 /** What marks a worker_thread as one of ours (its workerData). */
 interface HelperData {
@@ -70,7 +70,7 @@ interface Helper {
   /** Why the helper cannot work; its tasks then run on the calling thread. */
   broken: string | null;
   /** The task in flight, kept to run it here should the helper turn out broken. */
-  pending: { readonly task: string; readonly input: unknown } | null;
+  pending: { readonly task: TaskName; readonly input: unknown } | null;
   /** The answer of a task run here, for the next `finish`. */
   local: Reply | null;
 }
@@ -78,8 +78,8 @@ interface Helper {
 /** Runs a task of `TASKS` on `input`; its error, if any, as a plain reply. */
 function runTask(task: string, input: unknown): Reply {
   try {
-    const fn = TASKS[task] as ((input: unknown) => unknown) | undefined;
-    if (!fn) throw new Error(`no task named '${task}'`);
+    if (!isTaskName(task)) throw new Error(`no task named '${task}'`);
+    const fn = TASKS[task] as (input: unknown) => unknown;
     return { ok: true, output: fn(input) };
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
@@ -88,7 +88,7 @@ function runTask(task: string, input: unknown): Reply {
 }
 
 /** A task run on this thread, over a structured clone of its input as a helper would get. */
-function runHere(task: string, input: unknown): Reply {
+function runHere(task: TaskName, input: unknown): Reply {
   return runTask(task, structuredClone(input));
 }
 

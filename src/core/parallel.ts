@@ -10,6 +10,7 @@
  * Results do not depend on the pool: a task computes exactly what the caller would have computed
  * itself, so the same seed gives the same bits with or without helpers.
  */
+import type { TaskName } from './tasks';
 
 export interface ThreadPool {
   /** Number of helper threads (≥ 1). */
@@ -18,7 +19,7 @@ export interface ThreadPool {
    * Starts `task` on helper h (0 ≤ h < helpers), which must be idle, over a structured clone of
    * `input` (the buffers in `transfer` are moved instead of copied).
    */
-  start(h: number, task: string, input: unknown, transfer?: ArrayBuffer[]): void;
+  start(h: number, task: TaskName, input: unknown, transfer?: ArrayBuffer[]): void;
   /** Blocks until helper h's task has finished; returns its output or throws its error. */
   finish(h: number): unknown;
 }
@@ -67,7 +68,7 @@ export function chunkBounds(count: number, parts: number): number[] {
 export function runChunks<T>(
   pool: ThreadPool | null,
   chunks: number,
-  task: string,
+  task: TaskName,
   input: (t: number) => unknown,
   local: () => T[],
 ): T[] {

@@ -22,6 +22,11 @@
  * note) when the labels have fewer than 2 or more than n − 1 clusters. These failures are
  * SolverInputError, which hosts report as bad input.
  *
+ * Input: the solver reads one label-free SolverInput built once per call (no labels, no
+ * provenance), the same object for every seed. A solver declaring `input: 'complete'` gets it
+ * with every view's missing samples filled by the one rule of `solvers/complete.ts`, and the
+ * run's notes say so (the solver's own note when it placed it, else the protocol's).
+ *
  * Summary over seeds: mean and the sample standard deviation with N − 1 in the denominator,
  * √(Σ (x_i − mean)² / (N − 1)), as MATLAB's `std` (what the reference code reports); with one
  * seed the std is 0 (not N − 1 = 0's NaN, which JSON cannot hold).
@@ -42,8 +47,9 @@ import { NumericalError } from './linalg/errors';
 import type { Mat } from './linalg/types';
 import { clusteringMetrics, silhouette } from './metrics';
 import { createRng, type Rng } from './random';
+import { fillMissing } from './solvers/complete';
 import { SolverInputError, validateParams } from './solvers/params';
-import type { ParamValue, Solver, SolverOutput, SolverStep } from './solvers/types';
+import type { ParamValue, Solver, SolverInput, SolverOutput, SolverStep } from './solvers/types';
 
 export type ProtocolKind = 'single' | 'paper';
 
@@ -236,7 +242,7 @@ function nonEmptyClusters(labels: Int32Array, k: number): number {
 
 /** Drives the solver, re-yielding its steps, then yields the closing 'solve' step. */
 function* solveOnce(
-  ds: MultiViewDataset,
+  ds: SolverInput,
   solver: Solver,
   params: Readonly<Record<string, ParamValue>>,
   k: number,
@@ -348,6 +354,11 @@ export function* evaluate(
   const valid = validateParams(solver.schema, params);
   const resolved = resolveOptions(ds, k, options);
   const magnitudes = checkInput(ds, solver.name);
+  // One label-free input for every seed (a solver may cache what it prepares from it), filled
+  // once for a method that needs complete views.
+  const given: SolverInput = { n: ds.n, views: ds.views, sampleIds: ds.sampleIds };
+  const { input, note: fillNote } =
+    solver.input === 'complete' ? fillMissing(given) : { input: given, note: null };
   const seedCount = resolved.seeds.length;
   const perSeed: SeedRun[] = [];
   const notes: string[] = [];
@@ -361,7 +372,7 @@ export function* evaluate(
     if (solver.deterministic && first) output = first.output;
     else {
       try {
-        output = yield* solveOnce(ds, solver, valid, k, rng, wrap);
+        output = yield* solveOnce(input, solver, valid, k, rng, wrap);
       } catch (e) {
         if (!(e instanceof NumericalError)) throw e;
         throw nonFinite(solver.name, `a numerical step failed (${e.message})`, magnitudes);
@@ -427,7 +438,11 @@ export function* evaluate(
     objective: [...output.objective],
     iterations: output.iterations,
     converged: perSeed.every((r) => r.converged),
-    notes: [...output.notes, ...notes],
+    notes: [
+      ...output.notes,
+      ...(fillNote !== null && !output.notes.includes(fillNote) ? [fillNote] : []),
+      ...notes,
+    ],
     seeds: resolved.seeds,
   };
 }

@@ -1,23 +1,23 @@
 /**
  * The tasks a helper thread can run (`core/parallel.ts`): name → pure function of a structured
- * clone of its input. A host's helper-thread entry imports this table and nothing else of core.
+ * clone of its input, the generic ones here and the solvers' from `solvers/tasks.ts`. A host's
+ * helper-thread entry imports this table and nothing else of core.
  */
 import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
-import { slicesTask, type SlicesTaskInput } from './solvers/cgl/slices';
-import { endTask, hstepTask, type HStepTaskInput } from './solvers/cgl/hviews';
-import { viewGraphTask, type ViewGraphTaskInput } from './solvers/cgl/cgl';
+import { SOLVER_TASKS } from './solvers/tasks';
 
-export const TASKS: Readonly<Record<string, (input: never) => unknown>> = {
+export const TASKS = {
   /** Returns its input: a host waits on it for a helper to be up before timing anything. */
   ping: (input: unknown) => input,
-  /** One pass of the CGL / CGMVC-NC H-step for the helper's views. */
-  'cgl.hstep': (input: HStepTaskInput) => hstepTask(input),
-  /** The end of a CGL solve: the helper drops its session. */
-  'cgl.end': (token: number) => endTask(token),
   /** Some of a k-means call's replicates (k-means++ starts), from their streams' keys. */
   'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
-  /** Step 4 of the CGL T-step (slice eigendecompositions, shrinkage) for a range of slices. */
-  'cgl.slices': (input: SlicesTaskInput) => slicesTask(input),
-  /** Step 0–1 of CGL for the views this helper claims: z-score, PKN graph, normalised affinity. */
-  'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
-};
+  ...SOLVER_TASKS,
+} as const satisfies Readonly<Record<string, (input: never) => unknown>>;
+
+/** The name of a helper task: a misspelt one fails to compile where a task is started. */
+export type TaskName = keyof typeof TASKS;
+
+/** True when `name` (e.g. from a thread message) names a task of TASKS. */
+export function isTaskName(name: string): name is TaskName {
+  return Object.hasOwn(TASKS, name);
+}

@@ -117,6 +117,7 @@ describe('helper threads', () => {
     });
     p.start(0, 'cgl.graphs', one(tiny, 9));
     expect(() => p.finish(0)).toThrow(/9 neighbours need at least 11 samples/);
+    // @ts-expect-error an unknown task name does not compile; at run time it is refused too
     p.start(1, 'no.such.task', {});
     expect(() => p.finish(1)).toThrow(/no task named 'no.such.task'/);
     p.start(0, 'cgl.graphs', one(tiny, 2));
@@ -223,6 +224,7 @@ describe('helper threads: start-up and settings', () => {
       for (let v = 0; v < 3; v++)
         expect(Array.from(fallback.Fbar[v]!.data)).toEqual(Array.from(serial.Fbar[v]!.data));
       // A task's own error still comes back as its error.
+      // @ts-expect-error an unknown task name does not compile; at run time it is refused too
       p.start(1, 'no.such.task', {});
       expect(() => p.finish(1)).toThrow(/no task named 'no.such.task'/);
     } finally {

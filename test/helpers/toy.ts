@@ -74,3 +74,33 @@ export function drain<S, R>(gen: Generator<S, R, void>): { steps: S[]; output: R
     steps.push(r.value);
   }
 }
+
+/**
+ * Two hand-checkable views of 3 samples: `dense` (d = 2) misses sample 1, its present rows
+ * (1, 2) and (3, 6), mean (2, 4); `csr` (d = 3) misses sample 0, its present rows (0, 0, 4) and
+ * (2, 0, 8), mean (1, 0, 6).
+ */
+export function handViews(): { dense: View; csr: View } {
+  const dense = denseView(
+    'a',
+    [0, 2],
+    [
+      [1, 2],
+      [3, 6],
+    ],
+  );
+  const csr: View = {
+    name: 'b',
+    d: 3,
+    present: Int32Array.from([1, 2]),
+    values: {
+      kind: 'csr',
+      rows: 2,
+      cols: 3,
+      indptr: Int32Array.from([0, 1, 3]),
+      indices: Int32Array.from([2, 0, 2]),
+      data: Float64Array.from([4, 2, 8]),
+    },
+  };
+  return { dense, csr };
+}

@@ -9,6 +9,7 @@
  * Cost: that of `blockEig` on an operator with nnz(W) entries, O(nnz·c) per filter step.
  */
 import { blockEig, csrOp, type BlockEigOptions } from '../linalg/blockeig';
+import { gatherRows, scatterRows } from '../linalg/rows';
 import type { Csr, Mat } from '../linalg/types';
 import { normalisedAffinity } from './affinity';
 import { permuteCsr, rcmOrder } from './reorder';
@@ -24,6 +25,47 @@ export interface SpectralEmbedding {
   readonly converged: boolean;
 }
 
+/** The m largest eigenpairs of L, eigenvectors in sample order and not scaled. */
+export interface AffinityEigenpairs {
+  /** (n, m) eigenvectors of L, one per column. */
+  readonly vectors: Mat;
+  /** (m,) the largest eigenvalues of L, descending. */
+  readonly values: Float64Array;
+  /** (m,) residual norms ‖L·v − λ·v‖₂. */
+  readonly residualNorms: Float64Array;
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
+/**
+ * The m largest eigenpairs of L = D^{-1/2}·W·D^{-1/2} for the graph W (n×n CSR, symmetric),
+ * computed in RCM order and returned in sample order. `options` are passed to `blockEig` (its
+ * `which` is ignored: always the largest).
+ */
+export function affinityEigenpairs(
+  W: Csr,
+  m: number,
+  options: Omit<BlockEigOptions, 'which'> = {},
+): AffinityEigenpairs {
+  const perm = rcmOrder(W);
+  const L = permuteCsr(normalisedAffinity(W), perm);
+  const nonnegative = W.data.every((v) => v >= 0);
+  const { X0, ...rest } = options;
+  const r = blockEig(csrOp(L), m, {
+    ...(nonnegative ? { bounds: { lower: -1, upper: 1 } } : {}),
+    ...(X0 ? { X0: gatherRows(X0, perm) } : {}),
+    ...rest,
+    which: 'largest',
+  });
+  return {
+    vectors: scatterRows(r.vectors, perm),
+    values: r.values,
+    residualNorms: r.residualNorms,
+    iterations: r.iterations,
+    converged: r.converged,
+  };
+}
+
 /**
  * The c-dimensional spectral embedding of the graph W (n×n CSR, symmetric, nonnegative).
  * `options` are passed to `blockEig` (its `which` is ignored: always the largest).
@@ -36,23 +78,8 @@ export function spectralEmbedding(
   if (!Number.isInteger(c) || c < 1 || c > W.rows) {
     throw new Error(`spectralEmbedding: c = ${c} must be an integer in 1..${W.rows}`);
   }
-  const perm = rcmOrder(W);
-  const L = permuteCsr(normalisedAffinity(W), perm);
-  const nonnegative = W.data.every((v) => v >= 0);
-  const { X0, ...rest } = options;
-  const r = blockEig(csrOp(L), c, {
-    ...(nonnegative ? { bounds: { lower: -1, upper: 1 } } : {}),
-    ...(X0 ? { X0: gatherRows(X0, perm) } : {}),
-    ...rest,
-    which: 'largest',
-  });
-  return {
-    embedding: normaliseRows(scatterRows(r.vectors, perm)),
-    values: r.values,
-    residualNorms: r.residualNorms,
-    iterations: r.iterations,
-    converged: r.converged,
-  };
+  const { vectors, ...rest } = affinityEigenpairs(W, c, options);
+  return { embedding: normaliseRows(vectors), ...rest };
 }
 
 /** A copy of M (n×c) with each row divided by its Euclidean norm; zero rows stay zero. */
@@ -66,23 +93,5 @@ export function normaliseRows(M: Mat): Mat {
     const f = 1 / Math.sqrt(s);
     for (let j = 0; j < cols; j++) data[i * cols + j]! *= f;
   }
-  return { rows, cols, data };
-}
-
-/** Rows in the new order: out[i, :] = M[perm[i], :]. */
-function gatherRows(M: Mat, perm: Int32Array): Mat {
-  const { rows, cols } = M;
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++)
-    data.set(M.data.subarray(perm[i]! * cols, (perm[i]! + 1) * cols), i * cols);
-  return { rows, cols, data };
-}
-
-/** Rows back in the old order: out[perm[i], :] = M[i, :]. */
-function scatterRows(M: Mat, perm: Int32Array): Mat {
-  const { rows, cols } = M;
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++)
-    data.set(M.data.subarray(i * cols, (i + 1) * cols), perm[i]! * cols);
   return { rows, cols, data };
 }

@@ -1,7 +1,8 @@
 /**
  * Mean imputation of a view's missing samples: the protocol the incomplete-multi-view literature
- * uses to run complete-data baselines (BSV, concatenation + k-means) on incomplete data. For view
- * v with present samples P_v (|P_v| = n_v) and values X_v: (n_v, d_v),
+ * uses to run complete-data baselines (BSV, concatenation + k-means) on incomplete data, applied
+ * by `complete.ts` for every solver declaring `input: 'complete'`. For view v with present
+ * samples P_v (|P_v| = n_v) and values X_v: (n_v, d_v),
  *   μ_v = (1/n_v)·Σ_{r} X_v[r, :]                         (1, d_v)
  *   X̂_v[i, :] = X_v[r, :] if i = P_v[r],  μ_v otherwise    (n, d_v)
  * A view without any present sample imputes zeros. CSR views are densified.
@@ -51,9 +52,4 @@ export function meanImputed(view: View, n: number): Mat {
   }
   for (let i = 0; i < n; i++) if (!isPresent[i]) data.set(mean, i * d);
   return { rows: n, cols: d, data };
-}
-
-/** Number of samples of 0..n−1 missing from `view`. */
-export function missingCount(view: View, n: number): number {
-  return n - view.present.length;
 }

@@ -27,6 +27,26 @@ export class ParamError extends Error {
   }
 }
 
+/** Largest value a penalty weight may take (`penaltyWeight`). */
+export const MAX_WEIGHT = 1e6;
+
+/**
+ * The spec of a penalty weight (λ, ρ, …): a number from 0 to MAX_WEIGHT, the one range every
+ * method's weights share.
+ */
+export function penaltyWeight<const D extends number>(
+  defaultValue: D,
+  doc: string,
+): {
+  readonly type: 'number';
+  readonly min: 0;
+  readonly max: number;
+  readonly default: D;
+  readonly doc: string;
+} {
+  return { type: 'number', min: 0, max: MAX_WEIGHT, default: defaultValue, doc };
+}
+
 /** The expected values of a parameter, in words: 'an integer from 1 to 100'. */
 export function describeSpec(spec: ParamSpec): string {
   switch (spec.type) {

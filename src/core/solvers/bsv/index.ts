@@ -1,108 +1,35 @@
 /**
- * Best Single View (BSV): spectral clustering of each view alone, keeping one view's embedding.
- * For view v (views[v]: (n_v, d_v)):
- *   1. X̂_v: (n, d_v), the missing samples filled with the view's mean (`../impute.ts`);
- *   2. W_v: (n, n) CSR, the symmetrised PKN graph of X̂_v with `neighbors` neighbours
- *      (Nie, Wang & Huang, KDD 2014; `graph/pkn.ts`);
- *   3. L_v = D^{-1/2}·W_v·D^{-1/2} (`graph/affinity.ts`), its k+1 largest eigenpairs
- *      λ_1 ≥ … ≥ λ_{k+1} from the block eigensolver (rows in RCM order for cache locality);
- *   4. eigengap g_v = λ_k − λ_{k+1}; F_v: (n, k) the first k eigenvectors, rows scaled to unit
- *      length (Ng, Jordan & Weiss, NIPS 2001).
- * The view with the largest g_v (criterion 'eigengap', first on ties) or the forced view
- * (criterion 'view') gives the embedding, which the protocol clusters with k-means.
- * Cost per view: O(n²·d_v) for the kNN search + the eigensolver's O(nnz·(k+1)) per filter step;
- * memory O(n·d_v + n·neighbors + n·k). See README.md.
+ * Best Single View (BSV) as a registered solver: the declaration, the checks and the run
+ * (`bsv.ts` holds the math). It declares `input: 'complete'`: the protocol fills each view's
+ * missing samples with the view's mean first (`../complete.ts`). The view with the largest
+ * eigengap (criterion 'eigengap', first on ties) or the forced view (criterion 'view') gives
+ * the embedding, which the protocol clusters with k-means. See README.md.
  */
-import { normalisedAffinity } from '../../graph/affinity';
-import { pknGraph } from '../../graph/pkn';
-import { permuteCsr, rcmOrder } from '../../graph/reorder';
-import { normaliseRows } from '../../graph/spectral';
-import { blockEig, csrOp } from '../../linalg/blockeig';
-import type { Mat } from '../../linalg/types';
+import { MAX_VIEW_VALUES } from '../../limits';
 import type { Rng } from '../../random';
-import { meanImputed, missingCount } from '../impute';
+import { denseValues, fillNote } from '../complete';
 import { SolverInputError } from '../params';
 import {
   defineSolver,
-  type ParamSchema,
-  type Params,
+  type ParamsOf,
   type SolverInput,
   type SolverOutput,
   type SolverStep,
 } from '../types';
+import { viewSpectrum, type ViewSpectrum } from './bsv';
+import { bsvSchema } from './params';
 
-/** Largest n·d_v one densified (imputed) view may hold: 2e8 doubles = 1.6 GB. */
-export const MAX_VIEW_VALUES = 2e8;
-
-export const bsvSchema: ParamSchema = {
-  neighbors: {
-    type: 'int',
-    min: 3,
-    max: 100,
-    default: 10,
-    doc: 'Neighbours per sample in each view’s PKN (adaptive-neighbour) graph.',
-  },
-  criterion: {
-    type: 'enum',
-    values: ['eigengap', 'view'],
-    default: 'eigengap',
-    doc:
-      "How the single view is chosen. 'eigengap' (label-free): the view whose normalised " +
-      "affinity has the largest gap λ_k − λ_{k+1}. 'view': the view given by `view`.",
-  },
-  view: {
-    type: 'int',
-    min: 1,
-    max: 64,
-    default: 1,
-    doc: "1-based view to use when criterion is 'view' (ignored otherwise).",
-  },
-};
-
-/** The spectral analysis of one view's graph. */
-export interface ViewSpectrum {
-  /** (n, k) eigenvectors of the k largest eigenvalues, rows scaled to unit length. */
-  readonly embedding: Mat;
-  /** (min(k+1, n),) largest eigenvalues of L_v, descending. */
-  readonly values: Float64Array;
-  /** λ_k − λ_{k+1} (0 when k = n). */
-  readonly eigengap: number;
-  readonly converged: boolean;
-}
-
-/**
- * Steps 2–4 for one (imputed, dense) view X: (n, d): PKN graph, normalised affinity, the k+1
- * largest eigenpairs, the eigengap and the row-normalised k-dimensional embedding.
- */
-export function viewSpectrum(X: Mat, neighbors: number, k: number): ViewSpectrum {
-  const n = X.rows;
-  const W = pknGraph(X, neighbors);
-  const perm = rcmOrder(W);
-  const L = permuteCsr(normalisedAffinity(W), perm);
-  const m = Math.min(k + 1, n);
-  const r = blockEig(csrOp(L), m, { bounds: { lower: -1, upper: 1 }, which: 'largest' });
-  // First k eigenvector columns, rows put back in sample order: F[perm[i], :] = V[i, :k].
-  const F = new Float64Array(n * k);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < k; j++) F[perm[i]! * k + j] = r.vectors.data[i * m + j]!;
-  const eigengap = m > k ? r.values[k - 1]! - r.values[k]! : 0;
-  return {
-    embedding: normaliseRows({ rows: n, cols: k, data: F }),
-    values: r.values,
-    eigengap,
-    converged: r.converged,
-  };
-}
+export { viewSpectrum, type ViewSpectrum } from './bsv';
+export { bsvSchema } from './params';
+export { MAX_VIEW_VALUES } from '../../limits';
 
 function* run(
   ds: SolverInput,
-  params: Params,
+  params: ParamsOf<typeof bsvSchema>,
   k: number,
   _rng: Rng,
 ): Generator<SolverStep, SolverOutput, void> {
-  const neighbors = params['neighbors'] as number;
-  const criterion = params['criterion'] as 'eigengap' | 'view';
-  const forced = params['view'] as number;
+  const { neighbors, criterion, view: forced } = params;
   const V = ds.views.length;
   const { n } = ds;
   if (V === 0) throw new SolverInputError('bsv: the dataset has no views');
@@ -130,7 +57,7 @@ function* run(
   let best = -1;
   let bestSpectrum: ViewSpectrum | null = null;
   for (const v of candidates) {
-    const s = viewSpectrum(meanImputed(ds.views[v]!, n), neighbors, k);
+    const s = viewSpectrum(denseValues(ds.views[v]!, n), neighbors, k);
     gaps[v] = s.eigengap;
     spectra[v] = Array.from(s.values);
     if (bestSpectrum === null || s.eigengap > bestSpectrum.eigengap) {
@@ -141,13 +68,13 @@ function* run(
   }
   const chosen = bestSpectrum!;
   const gapText = chosen.eigengap.toPrecision(3);
+  const filled = fillNote(ds);
   const notes = [
     criterion === 'eigengap'
       ? `view ${best + 1} of ${V} chosen: largest eigengap ${gapText} (criterion 'eigengap')`
       : `view ${best + 1} of ${V} chosen: forced by parameter 'view' (criterion 'view'; ` +
         `eigengap ${gapText}; other views not computed)`,
-    'missing samples of each view imputed with the mean of that view’s present samples ' +
-      `(missing in view ${best + 1}: ${missingCount(ds.views[best]!, n)} of ${n})`,
+    ...(filled ? [filled] : []),
   ];
   if (!chosen.converged)
     notes.push(`the eigensolver did not reach its tolerance for view ${best + 1}`);
@@ -157,6 +84,13 @@ function* run(
     converged: chosen.converged,
     iterations: candidates.length,
     notes,
+    charts: {
+      weights: {
+        title: 'Eigengap λ_k − λ_{k+1} per view (the largest is chosen)',
+        labels: ds.views.map((v) => v.name),
+        values: gaps.map((g) => g ?? 0),
+      },
+    },
     diagnostics: {
       chosenView: best + 1,
       criterion,
@@ -177,12 +111,19 @@ export const bsv = defineSolver({
   schema: bsvSchema,
   deterministic: true,
   run,
-  input: 'incomplete',
+  input: 'complete',
   monotone: false,
   iterationCap: () => null,
-  footprint: ({ n, dims }) => ({
-    bytes: 8 * n * (Math.max(0, ...dims) + 64),
-    quadratic: false,
-    note: 'one imputed view and its graph',
-  }),
+  footprint: ({ n, dims, present, k }, p) => {
+    // The filled copies of views with missing samples, then per view: its kNN lists and PKN
+    // graph (≈ 4 arrays of n·(neighbors + 1)), the eigensolver's block of k + 1 columns (a few
+    // n × (k + 1) blocks) and a CSR densified when the view is sparse.
+    const filled = dims.reduce((a, d, v) => a + (present[v]! < n ? d : 0), 0);
+    const graph = 6 * (p.neighbors + 1) + 8 * (k + 1);
+    return {
+      bytes: 8 * n * (filled + Math.max(0, ...dims) + graph),
+      quadratic: false,
+      note: 'the filled views, one view’s graph and eigenvectors',
+    };
+  },
 });

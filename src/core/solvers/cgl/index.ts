@@ -8,148 +8,48 @@
  * constraint is on and reaches c components. Steps: 'prepare' (graphs), one 'solve' step per
  * pass with the objective and its terms, 'embed'.
  */
-import type { Mat } from '../../linalg/types';
+import { MAX_VIEW_VALUES } from '../../limits';
+import { concatColumns, gatherRows, scatterRows } from '../../linalg/rows';
 import { createRng, type Rng } from '../../random';
-import { meanImputed, missingCount } from '../impute';
+import { denseValues, fillNote } from '../complete';
 import { SolverInputError } from '../params';
 import {
   defineSolver,
-  type ParamSchema,
-  type Params,
+  type Footprint,
+  type ParamsOf,
+  type ProblemShape,
   type SolverInput,
   type SolverOutput,
   type SolverStep,
 } from '../types';
-import { buildGraphs, cglIterate, consensusEmbedding, type CglPath } from './cgl';
+import { buildGraphs, cglIterate, consensusEmbedding } from './cgl';
 import { connectivityConstraint } from '../../graph/clr';
+import { cglSchema, cgmvcNcSchema, MAX_DENSE_N } from './params';
 import { conjugateWeight, type Shrinkage } from './shrink';
 
-/** Largest n for the dense path (it holds V + 2 dense n × n arrays per view). */
-export const MAX_DENSE_N = 1000;
-/** Largest n·d_v one densified view may hold (as `bsv`). */
-export const MAX_VIEW_VALUES = 2e8;
+export { cglSchema, cgmvcNcSchema, MAX_DENSE_N } from './params';
+export { MAX_VIEW_VALUES } from '../../limits';
+
+type CglParams = ParamsOf<typeof cglSchema>;
+
 /** Most slices whose σ and σ' the diagnostics keep (evenly spaced, the DC slice first). */
 export const SPECTRUM_SLICES = 1024;
-
-const common = (rhoDefault: number): ParamSchema => ({
-  lambda: {
-    type: 'number',
-    min: 0,
-    max: 1e6,
-    default: 0,
-    doc:
-      'λ, weight of the view-graph term λ·tr(FᵀAF) (reference grid 1 … 5000). 0 means ' +
-      '1/√n, the seed paper’s setting; the value used is in the notes.',
-  },
-  rho: {
-    type: 'number',
-    min: 0,
-    max: 1e6,
-    default: rhoDefault,
-    doc: 'ρ, weight of the tensor low-rank penalty (reference grid 1 … 5000).',
-  },
-  neighbors: {
-    type: 'int',
-    min: 1,
-    max: 100,
-    default: 15,
-    doc: 'Neighbours k of the view graphs and of the consensus graph (PKN); the reference uses 15.',
-  },
-  iterations: {
-    type: 'int',
-    min: 2,
-    max: 1000,
-    default: 100,
-    doc: 'Most objective values, the initial one included (the reference’s max_iter = 100).',
-  },
-  minIterations: {
-    type: 'int',
-    min: 2,
-    max: 1000,
-    default: 41,
-    doc: 'The stop test applies from this many objective values on (the reference: iter > 40).',
-  },
-  tolerance: {
-    type: 'number',
-    min: 0,
-    max: 1,
-    exclusiveMin: true,
-    default: 1e-6,
-    doc: 'Stop when |Δobjective| / |previous objective| falls below this.',
-  },
-  connectivity: {
-    type: 'boolean',
-    default: false,
-    doc:
-      'The seed’s connectivity constraint (Algorithm 1): adjust the consensus graph until it has ' +
-      'exactly c connected components and label by components. Off in the CGL reference.',
-  },
-  sampleOrder: {
-    type: 'enum',
-    values: ['file', 'shuffled'],
-    default: 'file',
-    doc:
-      "The FFT runs along the sample order, so results depend on it. 'file' reproduces the " +
-      "reference; 'shuffled' applies a seeded permutation (orderSeed) and maps labels back. " +
-      'Files sorted by class (HW, 100Leaves) flatter file order when ρ is large.',
-  },
-  orderSeed: {
-    type: 'int',
-    min: 0,
-    max: 2147483647,
-    default: 0,
-    doc: "Seed of the permutation when sampleOrder is 'shuffled'.",
-  },
-  path: {
-    type: 'enum',
-    values: ['factorised', 'dense'],
-    default: 'factorised',
-    doc:
-      "'factorised' never forms an n × n array (O(n·V·c) memory); 'dense' materialises the " +
-      `n × V × n tensor (n ≤ ${MAX_DENSE_N}; the tests’ ground truth).`,
-  },
-});
-
-export const cglSchema: ParamSchema = common(10);
-
-export const cgmvcNcSchema: ParamSchema = (() => {
-  const base = common(1);
-  const { lambda, rho, ...rest } = base;
-  return {
-    lambda: lambda!,
-    rho: rho!,
-    gamma: {
-      type: 'number',
-      min: 0,
-      max: 1e6,
-      exclusiveMin: true,
-      default: 0.1,
-      doc: 'γ of the t-Gamma quasi-norm (seed paper: 0.1 works best).',
-    },
-    ...rest,
-  };
-})();
 
 function fail(method: string, message: string): never {
   throw new SolverInputError(`${method}: ${message}`);
 }
 
-/** Rows permuted: out[i, :] = X[perm[i], :]. */
-function gather(X: Mat, perm: Int32Array): Mat {
-  const { rows, cols } = X;
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++)
-    data.set(X.data.subarray(perm[i]! * cols, (perm[i]! + 1) * cols), i * cols);
-  return { rows, cols, data };
-}
-
-/** Rows put back: out[perm[i], :] = X[i, :]. */
-function scatter(X: Mat, perm: Int32Array): Mat {
-  const { rows, cols } = X;
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++)
-    data.set(X.data.subarray(i * cols, (i + 1) * cols), perm[i]! * cols);
-  return { rows, cols, data };
+/** σ and σ' of every `sliceStep`-th slice, and what fraction the shrinkage kept of all. */
+interface SliceSpectrum {
+  readonly slices: number[];
+  /** sigma[s]: (V,) the singular values of slice slices[s]; kept likewise after shrinkage. */
+  readonly sigma: number[][];
+  readonly kept: number[][];
+  readonly keptSum: number;
+  readonly keptEnergy: number;
+  readonly zeroedFraction: number;
+  readonly sliceCount: number;
+  readonly sliceStep: number;
 }
 
 /** σ and σ' of the slices for charts, and what fraction the shrinkage kept (all n slices). */
@@ -158,7 +58,7 @@ function spectrumDiagnostics(
   kept: Float64Array,
   n: number,
   V: number,
-): Record<string, unknown> {
+): SliceSpectrum {
   const m = sigma.length / V;
   let s1 = 0;
   let k1 = 0;
@@ -200,26 +100,23 @@ function spectrumDiagnostics(
   };
 }
 
-function makeRun(method: 'cgl' | 'cgmvc-nc') {
+/**
+ * The run of one family member: `shrinkageOf` is the T-step's shrinkage from its parameters
+ * (CGL's weighted tensor nuclear norm, CGMVC-NC's t-Gamma quasi-norm).
+ */
+function makeRun<P extends CglParams>(method: string, shrinkageOf: (params: P) => Shrinkage) {
   return function* run(
     ds: SolverInput,
-    params: Params,
+    params: P,
     c: number,
     _rng: Rng,
   ): Generator<SolverStep, SolverOutput, void> {
     const { n } = ds;
     const V = ds.views.length;
-    const neighbors = params['neighbors'] as number;
-    const path = params['path'] as CglPath;
-    const sampleOrder = params['sampleOrder'] as 'file' | 'shuffled';
-    const orderSeed = params['orderSeed'] as number;
-    const rho = params['rho'] as number;
-    const lambdaParam = params['lambda'] as number;
+    const { neighbors, path, sampleOrder, orderSeed, rho } = params;
+    const lambdaParam = params.lambda;
     const lambda = lambdaParam > 0 ? lambdaParam : 1 / Math.sqrt(n);
-    const shrinkage: Shrinkage =
-      method === 'cgl'
-        ? { kind: 'wtnn', rho }
-        : { kind: 'tgamma', rho, gamma: params['gamma'] as number };
+    const shrinkage = shrinkageOf(params);
     if (V === 0) fail(method, 'the dataset has no views');
     if (neighbors > n - 2) {
       fail(
@@ -259,16 +156,11 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
           "can score higher than a shuffled one (sampleOrder 'shuffled')",
       );
     }
-    const missing = ds.views.map((v) => missingCount(v, n));
-    if (missing.some((m) => m > 0)) {
-      notes.push(
-        'missing samples imputed with the mean of each view’s present samples (missing per view: ' +
-          `${missing.join(', ')} of ${n})`,
-      );
-    }
+    const filled = fillNote(ds);
+    if (filled) notes.push(filled);
     const views = ds.views.map((v) => {
-      const X = meanImputed(v, n);
-      return perm ? gather(X, perm) : X;
+      const X = denseValues(v, n);
+      return perm ? gatherRows(X, perm) : X;
     });
     const graphs = buildGraphs(views, neighbors);
     yield { stage: 'prepare', iteration: 0, objective: null };
@@ -276,9 +168,9 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
       lambda,
       shrinkage,
       neighbors,
-      iterations: params['iterations'] as number,
-      minIterations: params['minIterations'] as number,
-      tolerance: params['tolerance'] as number,
+      iterations: params.iterations,
+      minIterations: params.minIterations,
+      tolerance: params.tolerance,
       path,
     });
     let r = gen.next();
@@ -302,8 +194,8 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
     yield { stage: 'embed', iteration: 0, objective: null };
     let labels: Int32Array | undefined;
     let connectivity: Record<string, unknown> | undefined;
-    if (params['connectivity'] as boolean) {
-      const Fcat = st.factor?.Fcat ?? concat(st.Fbar);
+    if (params.connectivity) {
+      const Fcat = st.factor?.Fcat ?? concatColumns(st.Fbar);
       const cc = connectivityConstraint(Fcat, cons.W, neighbors, c);
       connectivity = { components: cc.components, rounds: cc.rounds, beta: cc.beta };
       if (cc.labels) {
@@ -322,7 +214,7 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
     const iterations = st.objective.length;
     notes.push(
       st.converged
-        ? `converged after ${iterations} objective values (relative change < ${params['tolerance'] as number})`
+        ? `converged after ${iterations} objective values (relative change < ${params.tolerance})`
         : `stopped at the iteration cap (${iterations} objective values) without meeting the tolerance`,
     );
     if (st.eigMisses > 0)
@@ -332,13 +224,13 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
     if (st.zeroRows > 0)
       notes.push(`${st.zeroRows} sample(s) had a zero embedding row in some view`);
     const spectrum = spectrumDiagnostics(st.sigma, st.kept, n, V);
-    const keptSum = spectrum['keptSum'] as number;
+    const { keptSum } = spectrum;
     notes.push(
       `shrinkage kept ${(100 * keptSum).toFixed(4)}% of the Fourier-slice singular values' sum ` +
         `(removed a fraction ${(1 - keptSum).toExponential(2)}; ` +
-        `${(100 * (spectrum['zeroedFraction'] as number)).toFixed(1)}% of the values set to 0)`,
+        `${(100 * spectrum.zeroedFraction).toFixed(1)}% of the values set to 0)`,
     );
-    const embedding = perm ? scatter(cons.embedding, perm) : cons.embedding;
+    const embedding = perm ? scatterRows(cons.embedding, perm) : cons.embedding;
     return {
       embedding,
       ...(labels ? { labels } : {}),
@@ -346,6 +238,15 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
       converged: st.converged,
       iterations,
       notes,
+      charts: {
+        spectrum: {
+          kind: 'slices',
+          title: 'Singular values σ of the Fourier slices, and σ′ kept by the shrinkage',
+          slices: spectrum.slices,
+          sigma: spectrum.sigma,
+          kept: spectrum.kept,
+        },
+      },
       diagnostics: {
         method,
         path,
@@ -369,20 +270,36 @@ function makeRun(method: 'cgl' | 'cgmvc-nc') {
   };
 }
 
-function concat(F: readonly Mat[]): Mat {
-  const n = F[0]!.rows;
-  const c = F[0]!.cols;
-  const w = F.length * c;
-  const data = new Float64Array(n * w);
-  for (let i = 0; i < n; i++)
-    F.forEach((M, v) => data.set(M.data.subarray(i * c, (i + 1) * c), i * w + v * c));
-  return { rows: n, cols: w, data };
-}
-
 function scatterLabels(labels: Int32Array, perm: Int32Array): Int32Array {
   const out = new Int32Array(labels.length);
   for (let i = 0; i < labels.length; i++) out[perm[i]!] = labels[i]!;
   return out;
+}
+
+/** What the GEMM and FFT kernels' memory adds to a run that is the first to use them. */
+const KERNEL_WORKSPACE = 2 ** 20;
+
+/**
+ * What CGL allocates: the filled copies of views with missing samples and per view its kNN
+ * lists and graph; then per sample the n × c factors of every view and their Fourier slices
+ * (factorised path), or about 2V + 2 dense n × n arrays with the per-pass temporaries (dense).
+ */
+function footprint({ n, dims, present, k }: ProblemShape, p: CglParams): Footprint {
+  const V = dims.length;
+  const filled = 8 * n * dims.reduce((a, d, v) => a + (present[v]! < n ? d : 0), 0);
+  const graphs = 8 * n * 4 * V * (p.neighbors + 1);
+  if (p.path === 'dense') {
+    return {
+      bytes: filled + graphs + 8 * (6 * V + 2) * n * n + KERNEL_WORKSPACE,
+      quadratic: true,
+      note: `about ${2 * V + 2} dense n × n arrays and their per-pass copies`,
+    };
+  }
+  return {
+    bytes: filled + graphs + 8 * n * 2 * V * (V + 4) * k + KERNEL_WORKSPACE,
+    quadratic: false,
+    note: 'the view graphs and per view n × c factors',
+  };
 }
 
 export const cgl = defineSolver({
@@ -394,16 +311,11 @@ export const cgl = defineSolver({
     'embedding. Exact reproduction of the reference code, computed without any n × n array.',
   schema: cglSchema,
   deterministic: true,
-  run: makeRun('cgl'),
-  input: 'incomplete',
+  run: makeRun<CglParams>('cgl', (p) => ({ kind: 'wtnn', rho: p.rho })),
+  input: 'complete',
   monotone: false,
-  iterationCap: (p) => p['iterations'] as number,
-  footprint: ({ n, dims }, p) => {
-    const V = dims.length;
-    return p['path'] === 'dense'
-      ? { bytes: 8 * (V + 2) * n * n, quadratic: true, note: `${V + 2} dense n × n arrays` }
-      : { bytes: 8 * V * (V + 4) * n * 64, quadratic: false, note: 'per view n × c factors' };
-  },
+  iterationCap: (p) => p.iterations,
+  footprint,
 });
 
 export const cgmvcNc = defineSolver({
@@ -414,14 +326,13 @@ export const cgmvcNc = defineSolver({
     'quasi-norm (fixed-point shrinkage, γ = 0.1). Same pipeline and exact factorised computation.',
   schema: cgmvcNcSchema,
   deterministic: true,
-  run: makeRun('cgmvc-nc'),
-  input: 'incomplete',
+  run: makeRun<ParamsOf<typeof cgmvcNcSchema>>('cgmvc-nc', (p) => ({
+    kind: 'tgamma',
+    rho: p.rho,
+    gamma: p.gamma,
+  })),
+  input: 'complete',
   monotone: false,
-  iterationCap: (p) => p['iterations'] as number,
-  footprint: ({ n, dims }, p) => {
-    const V = dims.length;
-    return p['path'] === 'dense'
-      ? { bytes: 8 * (V + 2) * n * n, quadratic: true, note: `${V + 2} dense n × n arrays` }
-      : { bytes: 8 * V * (V + 4) * n * 64, quadratic: false, note: 'per view n × c factors' };
-  },
+  iterationCap: (p) => p.iterations,
+  footprint,
 });

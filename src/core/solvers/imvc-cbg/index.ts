@@ -15,7 +15,7 @@ import type { Rng } from '../../random';
 import { SolverInputError } from '../params';
 import {
   defineSolver,
-  type Params,
+  type ParamsOf,
   type SolverInput,
   type SolverOutput,
   type SolverStep,
@@ -32,6 +32,9 @@ import {
 import { imvcCbgSchema } from './params';
 
 export { imvcCbgSchema } from './params';
+
+/** What the GEMM kernel's packing memory adds to a run that is the first to multiply. */
+const GEMM_WORKSPACE = 2 ** 20;
 
 /** The objective below which the reference stops (a perfect fit). */
 export const OBJECTIVE_FLOOR = 1e-10;
@@ -111,19 +114,16 @@ function* solveFrom(
 
 function* run(
   ds: SolverInput,
-  params: Params,
+  params: ParamsOf<typeof imvcCbgSchema>,
   k: number,
   rng: Rng,
 ): Generator<SolverStep, SolverOutput, void> {
-  const dimension = (params['dimension'] as number) || k;
-  const anchors = (params['anchors'] as number) || k;
-  const lambda = params['lambda'] as number;
-  const maxIter = params['iterations'] as number;
-  const tol = params['tol'] as number;
-  const alphaRule = params['alphaRule'] as 'norm' | 'squared';
-  const normalise = params['normalize'] as boolean;
-  const start = params['start'] as 'seeded' | 'reference';
-  const restarts = start === 'reference' ? 1 : (params['restarts'] as number);
+  const dimension = params.dimension || k;
+  const anchors = params.anchors || k;
+  const { lambda, tol, alphaRule, start } = params;
+  const maxIter = params.iterations;
+  const normalise = params.normalize;
+  const restarts = start === 'reference' ? 1 : params.restarts;
   checkDataset(ds, k, dimension, anchors);
   const { n } = ds;
 
@@ -199,6 +199,20 @@ function* run(
     converged,
     iterations: trace.length,
     notes,
+    charts: {
+      spectrum: {
+        kind: 'bars',
+        title:
+          'The k largest singular values of Zᵀ (their left singular vectors are the embedding)',
+        values: Array.from(emb.singularValues),
+      },
+      weights: {
+        title: 'View weights α_v',
+        labels: ds.views.map((v) => v.name),
+        values: Array.from(model.alpha),
+        trace: alphaTrace,
+      },
+    },
     diagnostics: {
       start,
       anchors,
@@ -231,11 +245,22 @@ export const imvcCbg = defineSolver({
   deterministic: false,
   run,
   input: 'incomplete',
-  monotone: true,
-  iterationCap: (p) => p['iterations'] as number,
-  footprint: ({ n, dims }) => ({
-    bytes: 8 * dims.length * n * 64,
-    quadratic: false,
-    note: 'per view an n × m graph',
-  }),
+  // No proof of descent: the default α rule ('norm', the reference code's) does not minimise the
+  // objective over α, and the Z-step's projection is the exact block minimiser only for m = ℓ.
+  monotone: false,
+  iterationCap: (p) => p.iterations,
+  footprint: ({ n, dims, k }, p) => {
+    const m = p.anchors || k;
+    const l = p.dimension || k;
+    // Per sample: Zᵀ and its Z-step work (n × m, a few times), each view's latent coordinates
+    // and products (n_v × ℓ, three per view); plus the d_v × ℓ factors and the GEMM kernel's
+    // packing memory, allocated on first use.
+    const perSample = 4 * m + 3 * dims.length * l;
+    const factors = 3 * l * dims.reduce((a, d) => a + d, 0);
+    return {
+      bytes: 8 * (n * perSample + factors) + GEMM_WORKSPACE,
+      quadratic: false,
+      note: 'the n × m anchor graph and per view n × ℓ factors',
+    };
+  },
 });

@@ -5,9 +5,10 @@
  * row-normalised embedding; the start is seeded (well-posed) unless the user asks for the
  * reference's own start.
  */
+import { penaltyWeight } from '../params';
 import type { ParamSchema } from '../types';
 
-export const imvcCbgSchema: ParamSchema = {
+export const imvcCbgSchema = {
   anchors: {
     type: 'int',
     min: 0,
@@ -18,16 +19,12 @@ export const imvcCbgSchema: ParamSchema = {
       'graph Z). 0 means m = k, the Improved version’s choice; the paper’s grid tried k, 2k, ' +
       '3k and 5k. Must be at least the latent dimension.',
   },
-  lambda: {
-    type: 'number',
-    min: 0,
-    max: 1e6,
-    default: 0,
-    doc:
-      'Weight λ of the ‖Z‖² regulariser. 0 is the reference’s Improved version; λ > 0 is the ' +
+  lambda: penaltyWeight(
+    0,
+    'Weight λ of the ‖Z‖² regulariser. 0 is the reference’s Improved version; λ > 0 is the ' +
       'paper’s model (Eq. 4): the Z-step divides by λ + Σ_v α_v²·[sample in view v], and the ' +
       'objective adds λ‖Z‖².',
-  },
+  ),
   dimension: {
     type: 'int',
     min: 0,
@@ -85,4 +82,4 @@ export const imvcCbgSchema: ParamSchema = {
       'Solve from this many seeded starts and keep the one with the lowest final objective ' +
       '(no labels used). Ignored with the reference start.',
   },
-};
+} as const satisfies ParamSchema;

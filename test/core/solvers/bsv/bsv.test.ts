@@ -9,10 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { kmeans } from '../../../../src/core/cluster';
 import { normalisedAffinity } from '../../../../src/core/graph/affinity';
 import { pknGraph } from '../../../../src/core/graph/pkn';
+import { permuteCsr, rcmOrder } from '../../../../src/core/graph/reorder';
+import { normaliseRows } from '../../../../src/core/graph/spectral';
+import { blockEig, csrOp } from '../../../../src/core/linalg/blockeig';
 import { symEigValues } from '../../../../src/core/linalg/kernels';
 import { clusteringMetrics } from '../../../../src/core/metrics';
 import { createRng } from '../../../../src/core/random';
 import { bsv, viewSpectrum } from '../../../../src/core/solvers/bsv';
+import { fillMissing } from '../../../../src/core/solvers/complete';
 import { meanImputed } from '../../../../src/core/solvers/impute';
 import { ParamError, validateParams } from '../../../../src/core/solvers/params';
 import { getSolver } from '../../../../src/core/solvers/registry';
@@ -76,9 +80,11 @@ describe('bsv toy case: clean blobs against noise', () => {
     [denseView('noise', without(n, []), noise), denseView('blobs', p2, pick(points, p2))],
     truth,
   );
+  // The solver declares complete input: it gets the views filled, as the protocol gives them.
+  const filled = fillMissing(ds).input;
 
   it('chooses the clean view by the eigengap and recovers its partition', () => {
-    const { steps, output } = drain(bsv.run(ds, params({ neighbors: 5 }), 3, createRng(1)));
+    const { steps, output } = drain(bsv.run(filled, params({ neighbors: 5 }), 3, createRng(1)));
     expect(steps.map((s) => [s.stage, s.iteration])).toEqual([
       ['solve', 1],
       ['solve', 2],
@@ -112,11 +118,29 @@ describe('bsv toy case: clean blobs against noise', () => {
 
   it("uses the forced view under criterion 'view', computing only that view", () => {
     const { steps, output } = drain(
-      bsv.run(ds, params({ neighbors: 5, criterion: 'view', view: 1 }), 3, createRng(1)),
+      bsv.run(filled, params({ neighbors: 5, criterion: 'view', view: 1 }), 3, createRng(1)),
     );
     expect(steps.map((s) => s.iteration)).toEqual([1]);
     expect(output.diagnostics!['chosenView']).toBe(1);
     expect(output.notes[0]).toMatch(/^view 1 of 2 chosen: forced by parameter 'view'/);
+  });
+
+  it('gives the same bits as its steps run one by one (graph/spectral.ts does the eigenpairs)', () => {
+    const X = meanImputed(ds.views[1]!, n);
+    const k = 3;
+    const W = pknGraph(X, 5);
+    const perm = rcmOrder(W);
+    const L = permuteCsr(normalisedAffinity(W), perm);
+    const r = blockEig(csrOp(L), k + 1, { bounds: { lower: -1, upper: 1 }, which: 'largest' });
+    const F = new Float64Array(n * k);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < k; j++) F[perm[i]! * k + j] = r.vectors.data[i * (k + 1) + j]!;
+    const s = viewSpectrum(X, 5, k);
+    expect(Array.from(s.embedding.data)).toEqual(
+      Array.from(normaliseRows({ rows: n, cols: k, data: F }).data),
+    );
+    expect(Array.from(s.values)).toEqual(Array.from(r.values));
+    expect(s.eigengap).toBe(r.values[k - 1]! - r.values[k]!);
   });
 
   it('reports the gap of the normalised affinity’s spectrum (dense eigensolver)', () => {

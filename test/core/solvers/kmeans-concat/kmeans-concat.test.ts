@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kmeans } from '../../../../src/core/cluster';
-import type { View } from '../../../../src/core/dataset';
 import { clusteringMetrics } from '../../../../src/core/metrics';
 import { createRng } from '../../../../src/core/random';
+import { fillMissing } from '../../../../src/core/solvers/complete';
 import { meanImputed, viewMean } from '../../../../src/core/solvers/impute';
 import {
   concatenateViews,
@@ -16,10 +16,19 @@ import {
 } from '../../../../src/core/solvers/kmeans-concat';
 import { ParamError, validateParams } from '../../../../src/core/solvers/params';
 import { getSolver } from '../../../../src/core/solvers/registry';
-import { blobs, dataset, denseView, drain, pick, without } from '../../../helpers/toy';
+import { blobs, dataset, denseView, drain, handViews, pick, without } from '../../../helpers/toy';
 
+// The solver declares complete input: it gets the views filled, as the protocol gives them.
+const filled = (ds: ReturnType<typeof dataset>) => fillMissing(ds).input;
 const run = (ds: ReturnType<typeof dataset>, normalize = 'none') =>
-  drain(kmeansConcat.run(ds, validateParams(kmeansConcat.schema, { normalize }), 3, createRng(1)));
+  drain(
+    kmeansConcat.run(
+      filled(ds),
+      validateParams(kmeansConcat.schema, { normalize }),
+      3,
+      createRng(1),
+    ),
+  );
 
 describe('kmeans-concat parameters', () => {
   it('defaults to no normalisation and is registered', () => {
@@ -44,28 +53,8 @@ describe('kmeans-concat parameters', () => {
 });
 
 describe('mean imputation', () => {
-  // Sample 1 is missing: its row is the mean of rows (1, 2) and (3, 6), i.e. (2, 4).
-  const dense = denseView(
-    'a',
-    [0, 2],
-    [
-      [1, 2],
-      [3, 6],
-    ],
-  );
-  const csr: View = {
-    name: 'b',
-    d: 3,
-    present: Int32Array.from([1, 2]),
-    values: {
-      kind: 'csr',
-      rows: 2,
-      cols: 3,
-      indptr: Int32Array.from([0, 1, 3]),
-      indices: Int32Array.from([2, 0, 2]),
-      data: Float64Array.from([4, 2, 8]),
-    },
-  };
+  // Sample 1 misses `dense`: its row is the mean of rows (1, 2) and (3, 6), i.e. (2, 4).
+  const { dense, csr } = handViews();
 
   it('fills a dense view’s missing rows with the mean of its present rows', () => {
     expect(Array.from(viewMean(dense))).toEqual([2, 4]);
@@ -93,13 +82,13 @@ describe('mean imputation', () => {
   });
 
   it("'zscore' standardises on the present samples (imputed rows become 0)", () => {
-    const E = concatenateViews(dataset(3, [dense]), 'zscore');
+    const E = concatenateViews(filled(dataset(3, [dense])), 'zscore');
     // Present columns (1, 3) and (2, 6): means 2 and 4, standard deviations 1 and 2.
     expect(Array.from(E.data)).toEqual([-1, -1, 0, 0, 1, 1]);
   });
 
   it("'l2-rows' scales each view's row to unit length", () => {
-    const E = concatenateViews(dataset(3, [dense, csr]), 'l2-rows');
+    const E = concatenateViews(filled(dataset(3, [dense, csr])), 'l2-rows');
     const row0 = Array.from(E.data.subarray(0, 5));
     const s = Math.sqrt(5);
     const t = Math.sqrt(37);

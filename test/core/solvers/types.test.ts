@@ -1,0 +1,98 @@
+/**
+ * Contract v2 at the type level: each registered schema is declared `as const`, so ParamsOf
+ * gives every parameter its own type and a misspelt name does not compile (the
+ * `@ts-expect-error` lines fail `tsc` the day they stop being errors). At run time: the
+ * declarations every host reads (input, monotone, iteration cap, footprint) hold on a shape.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { bsvSchema } from '../../../src/core/solvers/bsv';
+import type { cgmvcNcSchema } from '../../../src/core/solvers/cgl';
+import { cglSchema } from '../../../src/core/solvers/cgl';
+import { imvcCbgSchema } from '../../../src/core/solvers/imvc-cbg';
+import type { kmeansConcatSchema } from '../../../src/core/solvers/kmeans-concat';
+import { validateParams } from '../../../src/core/solvers/params';
+import { listSolvers } from '../../../src/core/solvers/registry';
+import { defineSolver, type ParamsOf } from '../../../src/core/solvers/types';
+
+describe('ParamsOf a schema declared as const', () => {
+  it('types each parameter, enums by their own strings', () => {
+    expectTypeOf<ParamsOf<typeof kmeansConcatSchema>['normalize']>().toEqualTypeOf<
+      'none' | 'zscore' | 'l2-rows'
+    >();
+    expectTypeOf<ParamsOf<typeof bsvSchema>['neighbors']>().toEqualTypeOf<number>();
+    expectTypeOf<ParamsOf<typeof imvcCbgSchema>['normalize']>().toEqualTypeOf<boolean>();
+    expectTypeOf<ParamsOf<typeof imvcCbgSchema>['start']>().toEqualTypeOf<'seeded' | 'reference'>();
+    expectTypeOf<ParamsOf<typeof cglSchema>['path']>().toEqualTypeOf<'factorised' | 'dense'>();
+    expectTypeOf<ParamsOf<typeof cgmvcNcSchema>['gamma']>().toEqualTypeOf<number>();
+  });
+
+  it('refuses a misspelt parameter at compile time', () => {
+    const p = validateParams(imvcCbgSchema, {}) as ParamsOf<typeof imvcCbgSchema>;
+    // @ts-expect-error 'lamda' is not a parameter of imvc-cbg ('lambda' is)
+    expect(p.lamda).toBeUndefined();
+    expect(p.lambda).toBe(0);
+    const q = validateParams(cglSchema, {}) as ParamsOf<typeof cglSchema>;
+    // @ts-expect-error CGL has no γ (CGMVC-NC has)
+    expect(q.gamma).toBeUndefined();
+    defineSolver({
+      name: 'typed',
+      title: 'typed',
+      description: 'a solver whose run reads a misspelt parameter',
+      schema: { rate: { type: 'number', min: 0, max: 1, default: 0.5, doc: 'a rate' } },
+      deterministic: true,
+      input: 'incomplete',
+      monotone: false,
+      // @ts-expect-error 'rates' is not in the schema
+      iterationCap: (params) => params.rates,
+      footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
+      // eslint-disable-next-line require-yield
+      *run(input, params) {
+        const rate: number = params.rate;
+        return {
+          embedding: { rows: input.n, cols: 1, data: new Float64Array(input.n).fill(rate) },
+          objective: [],
+          converged: true,
+          iterations: 0,
+          notes: [],
+        };
+      },
+    });
+  });
+});
+
+describe('declarations of the registered solvers', () => {
+  const shape = { n: 2000, dims: [50, 80, 30], present: [1400, 1400, 1400], k: 5 };
+
+  it('declare their input kind and monotonicity', () => {
+    const facts = Object.fromEntries(listSolvers().map((s) => [s.name, [s.input, s.monotone]]));
+    expect(facts).toEqual({
+      'kmeans-concat': ['complete', false],
+      bsv: ['complete', false],
+      'imvc-cbg': ['incomplete', false],
+      cgl: ['complete', false],
+      'cgmvc-nc': ['complete', false],
+    });
+  });
+
+  it('cap iterations by their parameters and size a footprint for any shape', () => {
+    for (const s of listSolvers()) {
+      const params = validateParams(s.schema, {});
+      const cap = s.iterationCap(params);
+      if (cap !== null) expect(cap).toBe(params['iterations']);
+      const f = s.footprint(shape, params);
+      expect(f.bytes, s.name).toBeGreaterThan(0);
+      expect(f.quadratic, s.name).toBe(false);
+      expect(f.note.length, s.name).toBeGreaterThan(0);
+    }
+  });
+
+  it('flag the dense CGL path as quadratic, growing as n²', () => {
+    for (const s of listSolvers().filter((t) => 'path' in t.schema)) {
+      const params = validateParams(s.schema, { path: 'dense' });
+      const small = s.footprint({ ...shape, n: 500 }, params);
+      const large = s.footprint({ ...shape, n: 1000 }, params);
+      expect(small.quadratic).toBe(true);
+      expect(large.bytes / small.bytes).toBeGreaterThan(3.5);
+    }
+  });
+});
