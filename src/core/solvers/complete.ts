@@ -10,6 +10,7 @@
 import type { View } from '../dataset';
 import type { Mat } from '../linalg/types';
 import { meanImputed } from './impute';
+import { SolverInputError } from './params';
 import type { SolverInput } from './types';
 
 /** A completed input and the sentence the run's notes carry about it (null: nothing filled). */
@@ -32,6 +33,15 @@ export function fillMissing(input: SolverInput): FilledInput {
   if (input.observed || input.views.every((v) => v.present.length === n)) {
     return { input, note: fillNote(input) };
   }
+  input.views.forEach((v, i) => {
+    // A mean over no sample would fill the view with zeros: a silent wrong answer.
+    if (v.present.length === 0) {
+      throw new SolverInputError(
+        `view '${v.name}' (view ${i + 1}) has no present sample: its missing samples cannot be ` +
+          'filled with its mean; remove the view or give it samples',
+      );
+    }
+  });
   const every = allSamples(n);
   const views: View[] = input.views.map((v) =>
     v.present.length === n

@@ -174,20 +174,26 @@ function makeRun<P extends CglParams>(method: string, shrinkageOf: (params: P) =
       path,
     });
     let r = gen.next();
-    while (!r.done) {
-      const it = r.value;
-      const values: Record<string, number> = {
-        graph: it.graph.reduce((a, x) => a + x, 0),
-        tensor: it.tensor.reduce((a, x) => a + x, 0),
-        penalty: it.penalty,
-        tubalRank: it.tubalRank,
-        relChange: it.relChange,
-      };
-      it.graph.forEach((x, v) => (values[`graph_v${v + 1}`] = x));
-      it.tensor.forEach((x, v) => (values[`tensor_v${v + 1}`] = x));
-      if (shrinkage.kind === 'tgamma') values['fixedPointPasses'] = it.maxPasses;
-      yield { stage: 'solve', iteration: it.pass, objective: it.objective, values };
-      r = gen.next();
+    // Closed between passes (a cancel), this generator must close the inner one too: its
+    // `finally` ends the helper threads' sessions.
+    try {
+      while (!r.done) {
+        const it = r.value;
+        const values: Record<string, number> = {
+          graph: it.graph.reduce((a, x) => a + x, 0),
+          tensor: it.tensor.reduce((a, x) => a + x, 0),
+          penalty: it.penalty,
+          tubalRank: it.tubalRank,
+          relChange: it.relChange,
+        };
+        it.graph.forEach((x, v) => (values[`graph_v${v + 1}`] = x));
+        it.tensor.forEach((x, v) => (values[`tensor_v${v + 1}`] = x));
+        if (shrinkage.kind === 'tgamma') values['fixedPointPasses'] = it.maxPasses;
+        yield { stage: 'solve', iteration: it.pass, objective: it.objective, values };
+        r = gen.next();
+      }
+    } finally {
+      if (!r.done) gen.return(undefined as never);
     }
     const st = r.value;
     const cons = consensusEmbedding(st.Fbar, neighbors, c, path);
