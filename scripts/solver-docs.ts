@@ -14,8 +14,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { describeSpec } from '../src/core/solvers/params';
+import { template } from '../src/core/solvers/_template';
 import { getSolver } from '../src/core/solvers/registry';
-import type { ParamSchema, ParamSpec } from '../src/core/solvers/types';
+import type { ParamSchema, ParamSpec, Solver } from '../src/core/solvers/types';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 export const SOLVERS_DIR = join(ROOT, 'src', 'core', 'solvers');
@@ -46,12 +47,17 @@ export function paramsTable(schema: ParamSchema): string {
     .concat('\n');
 }
 
+/** The solver a README block documents: the registry's, or the unregistered template's. */
+function solverFor(name: string): Solver {
+  return name === '_template' ? template : getSolver(name);
+}
+
 /** A README's text (at `path`) with every params block regenerated from its solver's schema. */
 export async function regenerate(text: string, folder: string, path: string): Promise<string> {
   const out = text.replace(
     BLOCK,
     (_all, begin: string, name: string | undefined, _old: string, end: string) =>
-      `${begin}\n${paramsTable(getSolver(name ?? folder).schema)}\n${end}`,
+      `${begin}\n${paramsTable(solverFor(name ?? folder).schema)}\n${end}`,
   );
   const config = (await resolveConfig(path)) ?? {};
   return format(out, { ...config, filepath: path });

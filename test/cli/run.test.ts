@@ -284,8 +284,8 @@ describe('mvstudio run: data and folders it cannot use', () => {
   });
 
   it('refuses a run above the solver memory limit before solving, as the web host does (exit 2)', async () => {
-    // CGL's dense path on HW (n = 2,000, 6 views, Σd = 649): V + 2 = 8 dense n × n arrays,
-    // 8 · 8 · 2000² bytes, and the data 2,000 · 649 · 8 bytes.
+    // CGL's dense path on HW (n = 2,000, 6 views, Σd = 649): its declared footprint, led by
+    // (6V + 2) = 38 n × n doubles (8 · 38 · 2000² bytes), beside the data's 2,000 · 649 · 8 bytes.
     const dir = join(out, 'too-large');
     const r = mvstudioWith(
       { MVSTUDIO_MEMORY_LIMIT: '64M' },
@@ -295,7 +295,8 @@ describe('mvstudio run: data and folders it cannot use', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'mvstudio run: CGL (consensus graph learning, weighted tensor nuclear norm) would need ' +
-        'about 254.04 MiB on this dataset (the data 9.9 MiB, 8 dense n × n arrays 244.14 MiB), ' +
+        'about 1.15 GiB on this dataset (the data 9.9 MiB, about 14 dense n × n arrays and their ' +
+        'per-pass copies 1.14 GiB), ' +
         "more than the solver's memory limit of 64 MiB (MVSTUDIO_MEMORY_LIMIT): choose " +
         'parameters that need less, or a machine with more memory\n',
     );
