@@ -35,6 +35,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import type * as H5 from 'h5wasm/node';
+import { HDF5_HEAD_BYTES, hdf5SignatureOffset } from './signature';
 import { MatReadError, numel } from './types';
 import type {
   MatCell,
@@ -52,10 +53,6 @@ type H5Module = Awaited<H5Api['ready']>;
 type H5Entity = H5.Group | H5.Dataset;
 type H5Output = H5.OutputData;
 
-/** The HDF5 format signature, `\x89HDF\r\n\x1a\n`. */
-const HDF5_SIGNATURE = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a] as const;
-/** Offsets searched for the signature, 512 first as in MAT files (HDF5 allows 0 and 512·2^k). */
-const SIGNATURE_OFFSETS = [512, 0, 1024, 2048] as const;
 /** Length of the descriptive text at the start of the 128-byte MAT header. */
 const MAT_HEADER_TEXT_BYTES = 116;
 
@@ -70,20 +67,6 @@ const MAX_ATTRIBUTE_BYTES = 1 << 20;
 /** Maximum nesting of cells/structs (MATLAB files in the wild nest 2–3 deep). */
 const MAX_DEPTH = 64;
 
-/** True when `bytes` holds the HDF5 signature at byte 512 (MAT v7.3), 0, 1024 or 2048. */
-export function isHdf5(bytes: Uint8Array): boolean {
-  return signatureOffset(bytes) >= 0;
-}
-
-/** Offset of the HDF5 signature in `bytes` (512 first, as in MAT files), or -1. */
-function signatureOffset(bytes: Uint8Array): number {
-  for (const off of SIGNATURE_OFFSETS) {
-    if (bytes.length < off + HDF5_SIGNATURE.length) continue;
-    if (HDF5_SIGNATURE.every((b, i) => bytes[off + i] === b)) return off;
-  }
-  return -1;
-}
-
 /**
  * Reads a MAT v7.3 (HDF5) file into the format-neutral tree.
  *
@@ -95,7 +78,7 @@ export async function readMatV73(path: string): Promise<MatFile> {
   const absPath = nodePath.resolve(path);
   const { head, size } = await readHead(path, absPath);
   if (size === 0) throw new MatReadError(path, 'not an HDF5 file (the file is empty)');
-  const sigAt = signatureOffset(head);
+  const sigAt = hdf5SignatureOffset(head);
   if (sigAt < 0) {
     throw new MatReadError(
       path,
@@ -134,7 +117,7 @@ async function readHead(
     handle = await fs.promises.open(absPath, 'r');
     const stat = await handle.stat();
     if (!stat.isFile()) throw new Error('not a regular file');
-    const head = new Uint8Array(2048 + HDF5_SIGNATURE.length);
+    const head = new Uint8Array(HDF5_HEAD_BYTES);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     return { head: head.subarray(0, bytesRead), size: stat.size };
   } catch (e) {
