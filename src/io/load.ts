@@ -4,7 +4,8 @@
  *
  * The format is told by content, not by name: an HDF5 signature at byte 512 (or 0, 1024,
  * 2048: `./mat/signature.ts`, the reader's own test) is MAT v7.3, an 'IM'/'MI' endian mark at
- * byte 126 is MAT v5, `\x93NUMPY` is NPY, `PK\x03\x04` is a ZIP (NPZ); anything else that ends in .csv, .tsv or .txt is read as delimited text.
+ * byte 126 is MAT v5, `\x93NUMPY` is NPY, `PK\x03\x04` is a ZIP (NPZ);
+ * anything else that ends in .csv, .tsv or .txt is read as delimited text.
  */
 import { extname } from 'node:path';
 import type { MultiViewDataset } from '../core/dataset';
