@@ -71,7 +71,7 @@ export async function readVariables(path: string, kind?: FileKind): Promise<MatF
       return readMatV73(path);
     }
     case 'npz': {
-      const { readNpz } = await import('./npy');
+      const { readNpz } = await import('./npz');
       return readNpz(path);
     }
     default:
