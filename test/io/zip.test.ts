@@ -132,7 +132,8 @@ describe('damaged archives', () => {
   it('a flipped data byte fails the CRC-32', () => {
     const bytes = archive('stored').slice();
     const [entry] = listZip(bytes, 'z.npz');
-    bytes[30 + 'a.npy'.length + 200] ^= 0xff;
+    const at = 30 + 'a.npy'.length + 200;
+    bytes[at] = bytes[at]! ^ 0xff;
     const e = dataError(() => extractZip(bytes, entry!, 'z.npz'));
     expect(e.message).toBe(
       'z.npz, variable a.npy: the ZIP member is damaged or truncated: CRC-32 mismatch',
