@@ -23,6 +23,19 @@ export interface Presence {
   warnings: string[];
 }
 
+/** What both presence rules read; they fill `present`. */
+interface PresenceContext {
+  readonly file: MatFile;
+  readonly views: readonly ViewSource[];
+  readonly orientation: readonly Orientation[];
+  readonly nSamples: number;
+  readonly present: Uint8Array[];
+  /** nanMissing[v][s] = 1 when sample s of view v is all NaN. */
+  readonly nanMissing: readonly Uint8Array[];
+  /** The file's mask variables, described, for messages and the "not applied" decision. */
+  readonly masks: readonly string[];
+}
+
 /** The presence decision: by the chosen mask, else by the file's own encoding. */
 export function decidePresence(
   file: MatFile,
@@ -35,35 +48,22 @@ export function decidePresence(
   const present: Uint8Array[] = views.map(() => new Uint8Array(nSamples).fill(1));
   const nanMissing = views.map((v, i) => allNanSamples(v.value, orientation[i]!, nSamples));
   const masks = maskCandidates(file);
+  const ctx: PresenceContext = { file, views, orientation, nSamples, present, nanMissing, masks };
   const decided =
     options.mask !== undefined
-      ? chosenMask(
-          file,
-          maskFile,
-          options,
-          options.mask,
-          views,
-          nSamples,
-          present,
-          nanMissing,
-          masks,
-        )
-      : fileEncoding(file, views, orientation, nSamples, present, nanMissing, masks);
+      ? chosenMask(ctx, maskFile, options, options.mask)
+      : fileEncoding(ctx);
   return { present, ...decided };
 }
 
 /** Presence from the mask the user chose (`options.mask`, fold `options.fold`). */
 function chosenMask(
-  file: MatFile,
+  ctx: PresenceContext,
   maskFile: MatFile | undefined,
   options: LoadOptions,
   mask: string,
-  views: readonly ViewSource[],
-  nSamples: number,
-  present: Uint8Array[],
-  nanMissing: readonly Uint8Array[],
-  masks: readonly string[],
 ): Omit<Presence, 'present'> {
+  const { file, views, nSamples, present, nanMissing, masks } = ctx;
   let missingness: MissingnessEncoding;
   const used: string[] = [];
   const decisions: Decision[] = [];
@@ -135,17 +135,10 @@ function chosenMask(
 }
 
 /** Presence from the file's own encoding (index, ind, all-NaN samples), or complete. */
-function fileEncoding(
-  file: MatFile,
-  views: readonly ViewSource[],
-  orientation: readonly Orientation[],
-  nSamples: number,
-  present: Uint8Array[],
-  nanMissing: readonly Uint8Array[],
-  candidates: readonly string[],
-): Omit<Presence, 'present'> {
+function fileEncoding(ctx: PresenceContext): Omit<Presence, 'present'> {
+  const { file, views, orientation, nSamples, present, nanMissing } = ctx;
   let missingness: MissingnessEncoding = 'complete';
-  let masks = candidates;
+  let masks = ctx.masks;
   const used: string[] = [];
   const decisions: Decision[] = [];
   const warnings: string[] = [];
