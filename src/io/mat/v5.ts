@@ -8,6 +8,7 @@
  * tag packs the byte count into the upper 16 bits and up to 4 data bytes into the next 4.
  * A top-level element is an miMATRIX (one variable) or an miCOMPRESSED zlib stream wrapping
  * one miMATRIX. Inside an miMATRIX come array flags, dims, the name, then the class's parts.
+ * Tags, the cursor and the decoding of stored numbers and text live in `./v5-elements.ts`.
  *
  * Numeric data are often stored narrower than their class (a double array stored as miUINT8):
  * values are widened to the array's class, and always returned as Float64Array.
