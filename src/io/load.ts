@@ -2,9 +2,10 @@
  * Entry point of every loader: a path (or, for one-file-per-view formats, several paths) plus
  * mapping options in, a MultiViewDataset out.
  *
- * The format is told by content, not by name: an HDF5 signature at byte 512 (or 0) is MAT
- * v7.3, an 'IM'/'MI' endian mark at byte 126 is MAT v5, `\x93NUMPY` is NPY, `PK\x03\x04` is a
- * ZIP (NPZ); anything else that ends in .csv, .tsv or .txt is read as delimited text.
+ * The format is told by content, not by name: an HDF5 signature at byte 512 (or 0, 1024,
+ * 2048: `./mat/signature.ts`, the reader's own test) is MAT v7.3, an 'IM'/'MI' endian mark at
+ * byte 126 is MAT v5, `\x93NUMPY` is NPY, `PK\x03\x04` is a ZIP (NPZ);
+ * anything else that ends in .csv, .tsv or .txt is read as delimited text.
  */
 import { extname } from 'node:path';
 import type { MultiViewDataset } from '../core/dataset';
@@ -13,6 +14,7 @@ import { DataError } from './errors';
 import { openFailure, openRegularFile, readRegularFile } from './files';
 import { mapVariables } from './mapper';
 import type { MatFile } from './mat/types';
+import { HDF5_HEAD_BYTES, isHdf5 } from './mat/signature';
 import { parseMatV5 } from './mat/v5';
 
 export type FileKind = 'mat-v5' | 'mat-v7.3' | 'npy' | 'npz' | 'csv';
@@ -22,7 +24,7 @@ export async function sniff(path: string): Promise<FileKind> {
   const { fh, size } = await openRegularFile(path);
   let head: Uint8Array;
   try {
-    head = new Uint8Array(Math.min(size, 1032));
+    head = new Uint8Array(Math.min(size, HDF5_HEAD_BYTES));
     await fh.read(head, 0, head.length, 0);
   } catch (e) {
     throw new DataError(path, `cannot read the file: ${openFailure(e)}`);
@@ -30,9 +32,8 @@ export async function sniff(path: string): Promise<FileKind> {
     await fh.close();
   }
   if (size === 0) throw new DataError(path, 'the file is empty (0 bytes)');
-  const hdf5 = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
   const at = (off: number, sig: number[]): boolean => sig.every((b, i) => head[off + i] === b);
-  if (at(512, hdf5) || at(0, hdf5)) return 'mat-v7.3';
+  if (isHdf5(head)) return 'mat-v7.3';
   if (at(0, [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59])) return 'npy';
   if (at(0, [0x50, 0x4b, 0x03, 0x04]) || at(0, [0x50, 0x4b, 0x05, 0x06])) return 'npz';
   if (
@@ -70,7 +71,7 @@ export async function readVariables(path: string, kind?: FileKind): Promise<MatF
       return readMatV73(path);
     }
     case 'npz': {
-      const { readNpz } = await import('./npy');
+      const { readNpz } = await import('./npz');
       return readNpz(path);
     }
     default:

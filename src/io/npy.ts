@@ -1,6 +1,7 @@
 /**
- * NumPy readers: `.npy` arrays (format versions 1.0, 2.0, 3.0) and `.npz` archives (a ZIP of
- * `.npy` members, stored or deflated, ZIP64 sizes included).
+ * NumPy readers: `.npy` arrays (format versions 1.0, 2.0, 3.0), alone or as the members of an
+ * `.npz` archive (`./npz.ts`, over the ZIP reader `./zip.ts`), and one `.npy` file per view as a
+ * dataset (assembled by `./assemble.ts`).
  *
  * Supported dtypes (any byte order `<` `>`, `|` or `=` for one-byte types; `=` is read as
  * little-endian): floats `f2 f4 f8`, signed `i1 i2 i4 i8`, unsigned `u1 u2 u4 u8`, bool `b1`.
@@ -10,27 +11,23 @@
  * from a MAT file. Object arrays, structured and complex dtypes are refused.
  *
  * Nothing is allocated from a declared size before it is checked against the bytes at hand:
- * an array's shape must account for the remaining bytes exactly, a ZIP member's sizes must
- * lie inside the archive and inflate to the declared size with the declared CRC-32. Every
- * problem is a DataError naming the file and, in an NPZ, the member.
+ * an array's shape must account for the remaining bytes exactly. Every problem is a DataError
+ * naming the file and, in an NPZ, the member.
  */
 import { basename } from 'node:path';
-import { constants as bufferConstants } from 'node:buffer';
-import { crc32, inflateRawSync } from 'node:zlib';
 import { makeLabels, type Decision, type Labels, type MultiViewDataset } from '../core/dataset';
-import type { MatCell, MatFile, MatNumeric, MatValue, NumericClass } from './mat/types';
+import type { NumericClass } from './mat/types';
 import { DataError, quoteText } from './errors';
 import { readRegularFile } from './files';
-import { AllocationBudget, MAX_ZIP_ENTRIES } from './limits';
 import {
   assembleViews,
   checkLabelValues,
   finishDataset,
-  readCsvLabels,
   viewNames,
   viewsDecision,
   type RawView,
-} from './csv';
+} from './assemble';
+import { readCsvLabels } from './csv';
 
 /** A parsed NPY array. */
 export interface NpyArray {
@@ -55,17 +52,10 @@ export interface NpyHeader {
   readonly dataOffset: number;
 }
 
-/**
- * MatFile with the container version widened to include 'npz'.
- * (Proposed: add 'npz' to MatFile['version'] in ./mat/types.ts and drop this alias.)
- */
-/** An NPZ archive as a variable tree (version 'npz'). */
-export type NpzFile = MatFile;
-
 // ---------------------------------------------------------------------------------------------
 // dtypes
 
-interface DType {
+export interface DType {
   /** f float, i signed, u unsigned, b bool, U UCS-4 text, S byte text. */
   readonly kind: 'f' | 'i' | 'u' | 'b' | 'U' | 'S';
   /** Bytes per element. */
@@ -89,7 +79,7 @@ export class UnsupportedDTypeError extends DataError {
 }
 
 /** Decodes a simple dtype string like '<f8'; UnsupportedDTypeError otherwise. */
-function parseDType(descr: string, file: string, variable: string | undefined): DType {
+export function parseDType(descr: string, file: string, variable: string | undefined): DType {
   const unsupported = (why: string): DataError =>
     new UnsupportedDTypeError(
       file,
@@ -122,7 +112,7 @@ function parseDType(descr: string, file: string, variable: string | undefined): 
   throw unsupported(names[kind] ?? `kind ${kind}`);
 }
 
-function matClass(t: DType): NumericClass | 'logical' {
+export function matClass(t: DType): NumericClass | 'logical' {
   switch (t.kind) {
     case 'f':
       return t.itemSize === 8 ? 'double' : 'single';
@@ -250,7 +240,7 @@ export function parseNpy(bytes: Uint8Array, name: string): NpyArray {
   return parseNpyAs(bytes, name, undefined, 'C');
 }
 
-function parseNpyAs(
+export function parseNpyAs(
   bytes: Uint8Array,
   file: string,
   variable: string | undefined,
@@ -272,7 +262,12 @@ function parseNpyAs(
 }
 
 /** Decodes a text array (dtype U or S) into strings, trailing NULs removed, in `order`. */
-function parseNpyStrings(bytes: Uint8Array, h: NpyHeader, t: DType, order: 'C' | 'F'): string[] {
+export function parseNpyStrings(
+  bytes: Uint8Array,
+  h: NpyHeader,
+  t: DType,
+  order: 'C' | 'F',
+): string[] {
   const count = elementCount(h.shape)!;
   const out = new Array<string>(count);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -299,7 +294,7 @@ function parseNpyStrings(bytes: Uint8Array, h: NpyHeader, t: DType, order: 'C' |
 }
 
 /** Number of elements of a shape, or undefined when it is not a safe integer. */
-function elementCount(shape: readonly number[]): number | undefined {
+export function elementCount(shape: readonly number[]): number | undefined {
   let count = 1;
   for (const dim of shape) {
     count *= dim;
@@ -419,268 +414,6 @@ function reorder<T, A extends { [i: number]: T }>(
     }
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// ZIP
-
-interface ZipEntry {
-  readonly name: string;
-  readonly flags: number;
-  readonly method: number;
-  readonly crc: number;
-  readonly compressedSize: number;
-  readonly size: number;
-  readonly localOffset: number;
-}
-
-const EOCD_SIG = 0x06054b50;
-const ZIP64_LOCATOR_SIG = 0x07064b50;
-const ZIP64_EOCD_SIG = 0x06064b50;
-const CENTRAL_SIG = 0x02014b50;
-const LOCAL_SIG = 0x04034b50;
-/** Deflate cannot compress better than about 1032:1. */
-const MAX_DEFLATE_RATIO = 1032;
-
-/** Reads the central directory of a ZIP archive. */
-function listZip(bytes: Uint8Array, file: string): ZipEntry[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const len = bytes.length;
-  const damaged = (what: string): DataError =>
-    new DataError(file, `the ZIP archive is damaged or truncated: ${what}`);
-  const u64 = (at: number, what: string): number => {
-    const v = view.getBigUint64(at, true);
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw damaged(`${what} is too large`);
-    return Number(v);
-  };
-
-  // End of central directory: the last signature whose comment fits in the file.
-  let eocd = -1;
-  for (let p = len - 22; p >= 0 && p >= len - 22 - 0xffff; p--) {
-    if (view.getUint32(p, true) === EOCD_SIG && p + 22 + view.getUint16(p + 20, true) <= len) {
-      eocd = p;
-      break;
-    }
-  }
-  if (eocd < 0) {
-    throw new DataError(
-      file,
-      'not a ZIP archive, or truncated (no end-of-central-directory record); expected an .npz file (a ZIP of .npy arrays)',
-    );
-  }
-  let total = view.getUint16(eocd + 10, true);
-  let cdSize = view.getUint32(eocd + 12, true);
-  let cdOffset = view.getUint32(eocd + 16, true);
-  let cdLimit = eocd;
-  const locator = eocd - 20;
-  if (locator >= 0 && view.getUint32(locator, true) === ZIP64_LOCATOR_SIG) {
-    const z = u64(locator + 8, 'ZIP64 record offset');
-    if (z + 56 > locator || view.getUint32(z, true) !== ZIP64_EOCD_SIG) {
-      throw damaged('bad ZIP64 end-of-central-directory record');
-    }
-    total = u64(z + 32, 'entry count');
-    cdSize = u64(z + 40, 'central directory size');
-    cdOffset = u64(z + 48, 'central directory offset');
-    cdLimit = z;
-  }
-  if (cdOffset + cdSize > cdLimit) throw damaged('the central directory lies outside the file');
-  if (total > MAX_ZIP_ENTRIES) {
-    throw new DataError(
-      file,
-      `the ZIP archive declares ${total} members; an .npz file may hold at most ${MAX_ZIP_ENTRIES}`,
-    );
-  }
-
-  const entries: ZipEntry[] = [];
-  const end = cdOffset + cdSize;
-  let p = cdOffset;
-  for (let k = 0; k < total; k++) {
-    if (p + 46 > end || view.getUint32(p, true) !== CENTRAL_SIG) {
-      throw damaged(`central directory entry ${k + 1} of ${total}`);
-    }
-    const flags = view.getUint16(p + 8, true);
-    const method = view.getUint16(p + 10, true);
-    const crc = view.getUint32(p + 16, true);
-    let compressedSize = view.getUint32(p + 20, true);
-    let size = view.getUint32(p + 24, true);
-    const nameLength = view.getUint16(p + 28, true);
-    const extraLength = view.getUint16(p + 30, true);
-    const commentLength = view.getUint16(p + 32, true);
-    let localOffset = view.getUint32(p + 42, true);
-    const next = p + 46 + nameLength + extraLength + commentLength;
-    if (next > end) throw damaged(`central directory entry ${k + 1} of ${total}`);
-    const nameBytes = bytes.subarray(p + 46, p + 46 + nameLength);
-    const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(nameBytes);
-    // ZIP64 extra field: the 64-bit values of the fields saturated at 0xffffffff, in order.
-    let e = p + 46 + nameLength;
-    const extraEnd = e + extraLength;
-    while (e + 4 <= extraEnd) {
-      const id = view.getUint16(e, true);
-      const fieldEnd = e + 4 + view.getUint16(e + 2, true);
-      if (fieldEnd > extraEnd) throw damaged(`extra field of ${quoteText(name)}`);
-      if (id === 1) {
-        let q = e + 4;
-        const take = (what: string): number => {
-          if (q + 8 > fieldEnd) throw damaged(`ZIP64 field of ${quoteText(name)}`);
-          const v = u64(q, what);
-          q += 8;
-          return v;
-        };
-        if (size === 0xffffffff) size = take('size');
-        if (compressedSize === 0xffffffff) compressedSize = take('compressed size');
-        if (localOffset === 0xffffffff) localOffset = take('offset');
-      }
-      e = fieldEnd;
-    }
-    entries.push({ name, flags, method, crc, compressedSize, size, localOffset });
-    p = next;
-  }
-  return entries;
-}
-
-/**
- * Refuses an archive whose members share bytes: a real ZIP stores each member once, while a
- * crafted one points many directory entries at one compressed member to multiply it.
- */
-function refuseOverlaps(bytes: Uint8Array, entries: readonly ZipEntry[], file: string): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const spans = entries.map((e) => {
-    const p = e.localOffset;
-    // The local header's own name and extra lengths, when it is there to read.
-    const header =
-      p + 30 <= bytes.length
-        ? 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true)
-        : 30;
-    return { name: e.name, start: p, end: p + header + e.compressedSize };
-  });
-  spans.sort((a, b) => a.start - b.start);
-  for (let k = 1; k < spans.length; k++) {
-    const prev = spans[k - 1]!;
-    const cur = spans[k]!;
-    if (cur.start < prev.end) {
-      throw new DataError(
-        file,
-        `the ZIP members ${quoteText(prev.name)} and ${quoteText(cur.name)} share bytes of the archive ` +
-          `(a crafted archive repeats one member to multiply it): refusing a decompression bomb`,
-      );
-    }
-  }
-}
-
-/** The uncompressed bytes of one member, checked against its declared size and CRC-32. */
-function extractZip(bytes: Uint8Array, entry: ZipEntry, file: string): Uint8Array {
-  const at = { variable: entry.name };
-  const damaged = (what: string): DataError =>
-    new DataError(file, `the ZIP member is damaged or truncated: ${what}`, at);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const p = entry.localOffset;
-  if (p + 30 > bytes.length || view.getUint32(p, true) !== LOCAL_SIG) {
-    throw damaged('no local header where the central directory points');
-  }
-  if (entry.flags & 1) throw new DataError(file, 'the ZIP member is encrypted', at);
-  const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
-  const stop = start + entry.compressedSize;
-  if (stop > bytes.length) {
-    throw damaged(
-      `${entry.compressedSize} bytes declared, ${Math.max(0, bytes.length - start)} present`,
-    );
-  }
-  const packed = bytes.subarray(start, stop);
-  let out: Uint8Array;
-  if (entry.method === 0) {
-    if (entry.compressedSize !== entry.size) throw damaged('stored sizes disagree');
-    out = packed;
-  } else if (entry.method === 8) {
-    if (
-      entry.size > entry.compressedSize * MAX_DEFLATE_RATIO + 1024 ||
-      entry.size > bufferConstants.MAX_LENGTH
-    ) {
-      throw damaged(`implausible size ${entry.size} for ${entry.compressedSize} compressed bytes`);
-    }
-    try {
-      out = inflateRawSync(packed, { maxOutputLength: Math.max(1, entry.size) });
-    } catch (e) {
-      throw damaged(`deflate data (${(e as Error).message})`);
-    }
-    if (out.length !== entry.size)
-      throw damaged(`inflates to ${out.length} bytes, not ${entry.size}`);
-  } else {
-    throw new DataError(
-      file,
-      `unsupported ZIP compression method ${entry.method}; expected stored (0) or deflate (8)`,
-      at,
-    );
-  }
-  if (crc32(out) >>> 0 !== entry.crc >>> 0) throw damaged('CRC-32 mismatch');
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// NPZ
-
-/** Reads an .npz file; see `parseNpz`. */
-export async function readNpz(path: string): Promise<NpzFile> {
-  return parseNpz(await readBytes(path), path);
-}
-
-/**
- * Parses the bytes of an .npz archive into the MAT variable tree, so that the MAT mapper can
- * map it: member `X0.npy` becomes variable `X0`. A numeric array becomes a MatNumeric with
- * `dims` = the numpy shape (a 1-D array of length k gets dims [k, 1], a 0-d one [1, 1]) and
- * `re` in column-major order; a text array becomes a cell of 1 x len char rows with the same
- * dims. Members of other dtypes become 'unsupported' variables with a warning; members that
- * are not .npy are skipped with a warning. A damaged member is a DataError.
- */
-export function parseNpz(bytes: Uint8Array, path: string): NpzFile {
-  const variables = new Map<string, MatValue>();
-  const warnings: string[] = [];
-  const entries = listZip(bytes, path);
-  refuseOverlaps(bytes, entries, path);
-  const budget = new AllocationBudget(path, bytes.length);
-  for (const entry of entries) {
-    if (entry.name.endsWith('/')) continue;
-    if (!entry.name.endsWith('.npy')) {
-      warnings.push(`${entry.name}: not an .npy array; skipped`);
-      continue;
-    }
-    const name = entry.name.slice(0, -4);
-    if (entry.method !== 0) budget.charge(entry.size, name);
-    const member = extractZip(bytes, entry, path);
-    let h: NpyHeader;
-    try {
-      h = readNpyHeader(member, path, name);
-    } catch (e) {
-      if (!(e instanceof UnsupportedDTypeError)) throw e;
-      variables.set(name, { type: 'unsupported', what: 'numpy array of an unsupported dtype' });
-      warnings.push(`${name}: ${e.detail}`);
-      continue;
-    }
-    const t = parseDType(h.dtype, path, name);
-    const dims = h.shape.length === 0 ? [1, 1] : h.shape.length === 1 ? [h.shape[0]!, 1] : h.shape;
-    const count = elementCount(h.shape)!;
-    // Widened to 8 bytes per value, twice when reordered; a string is an object of its own.
-    budget.charge(t.kind === 'U' || t.kind === 'S' ? count * (64 + t.itemSize) : 16 * count, name);
-    if (t.kind === 'U' || t.kind === 'S') {
-      const items = parseNpyStrings(member, h, t, 'F').map((text): MatValue => ({
-        type: 'char',
-        dims: [1, text.length],
-        text,
-      }));
-      const cell: MatCell = { type: 'cell', dims, items };
-      variables.set(name, cell);
-    } else {
-      const { data } = parseNpyAs(member, path, name, 'F');
-      const numeric: MatNumeric = { type: 'numeric', class: matClass(t), dims, re: data };
-      variables.set(name, numeric);
-    }
-  }
-  return {
-    path,
-    version: 'npz',
-    header: `NPZ archive with ${variables.size} array${variables.size === 1 ? '' : 's'}`,
-    variables,
-    warnings,
-  };
 }
 
 async function readBytes(file: string): Promise<Uint8Array> {

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { DataError } from '../../src/io/errors';
-import { loadNpyDataset, parseNpy, parseNpz, readNpz } from '../../src/io/npy';
+import { loadNpyDataset, parseNpy } from '../../src/io/npy';
+import { parseNpz, readNpz } from '../../src/io/npz';
 import type { MatCell, MatNumeric } from '../../src/io/mat/types';
 import { prng } from '../helpers/prng';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatNumeric } from '../../src/io/mat/types';
-import { readNpz } from '../../src/io/npy';
+import { readNpz } from '../../src/io/npz';
 import { writeNpz } from '../../src/io/npz-write';
 
 let dir: string;

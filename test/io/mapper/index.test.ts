@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { mapVariables } from '../../src/io/mapper';
-import { loadDataset, readVariables } from '../../src/io/load';
-import { DataError } from '../../src/io/errors';
-import type { MatFile, MatNumeric, MatSparse, MatValue } from '../../src/io/mat/types';
-import type { LoadOptions } from '../../src/shared/contract';
-import { samplesByViewCount } from '../../src/core/dataset';
-import { DATASETS } from '../helpers/paths';
+import { mapVariables } from '../../../src/io/mapper';
+import { loadDataset, readVariables } from '../../../src/io/load';
+import { DataError } from '../../../src/io/errors';
+import type { MatFile, MatNumeric, MatSparse, MatValue } from '../../../src/io/mat/types';
+import type { LoadOptions } from '../../../src/shared/contract';
+import { samplesByViewCount } from '../../../src/core/dataset';
+import { DATASETS } from '../../helpers/paths';
 
 /** A dense column-major matrix whose (i, j) entry is f(i, j). */
 function mat(
