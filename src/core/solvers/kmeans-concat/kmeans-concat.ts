@@ -68,7 +68,8 @@ export function concatenateViews(ds: SolverInput, mode: ConcatNormalize): Mat {
       X = { rows: n, cols: d, data: values.data.slice() };
       zscoreColumns(X, observedSamples(ds, v));
     }
-    // Copy row blocks: row i of X̂_v goes to columns offset .. offset + d − 1 of row i of E.
+    // Row i of X̂_v goes to columns offset .. offset + d − 1 of row i of E, one view at a time,
+    // so only one normalised copy is alive (linalg/rows concatColumns would hold them all).
     for (let i = 0; i < n; i++) data.set(X.data.subarray(i * d, (i + 1) * d), i * total + offset);
     offset += d;
   });
