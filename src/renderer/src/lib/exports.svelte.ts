@@ -1,0 +1,99 @@
+/**
+ * The shell's exports: where each file goes (the save dialog under Electron, a typed path
+ * granted by the host in a browser) and the one-line message saying what was written.
+ * Errors go to the runs' error banner, as every other failed action does.
+ */
+import { call, hasNativeDialog } from './api';
+import type { RunsState } from './runs.svelte';
+
+export class ExportsState {
+  /** What the last Results export wrote, until what it describes changes. */
+  message = $state<string | null>(null);
+  /** What the last Compare export wrote, until the table changes. */
+  compareMessage = $state<string | null>(null);
+
+  readonly #runs: RunsState;
+
+  constructor(runs: RunsState) {
+    this.#runs = runs;
+  }
+
+  #fail(e: unknown): void {
+    this.#runs.error = e instanceof Error ? e : new Error(String(e));
+  }
+
+  /** Under Electron, the save dialog; null on cancel. */
+  pickSave = (defaultName: string): Promise<string | null> =>
+    call('dialog:saveFile', { defaultName });
+
+  /**
+   * The path to write one export to. Under Electron `chosen` came from the save dialog, which
+   * granted it already. In a browser it was typed: the host checks it and grants it for one
+   * write, and when the file exists the user is asked before it is replaced. Null when the
+   * user declines; errors (a relative path, a missing folder) go to the error banner.
+   */
+  async grantPath(chosen: string, defaultName: string, canReplace = true): Promise<string | null> {
+    if (hasNativeDialog) return chosen;
+    try {
+      try {
+        return await call('dialog:saveFile', { defaultName, path: chosen });
+      } catch (e) {
+        if (!(e instanceof Error) || e.name !== 'Exists' || !canReplace) throw e;
+        if (!window.confirm(`${chosen} already exists. Replace it?`)) return null;
+        return await call('dialog:saveFile', { defaultName, path: chosen, overwrite: true });
+      }
+    } catch (e) {
+      this.#fail(e);
+      return null;
+    }
+  }
+
+  async exportLabels(chosen: string): Promise<void> {
+    const id = this.#runs.selectedId;
+    if (id === null) return;
+    this.message = null;
+    const path = await this.grantPath(chosen, 'labels.csv');
+    if (path === null) return;
+    const rows = await this.#runs.exportLabels(id, path);
+    if (rows !== null) this.message = `Wrote ${rows} rows to ${path}`;
+  }
+
+  async exportBundle(chosen: string): Promise<void> {
+    const id = this.#runs.selectedId;
+    if (id === null) return;
+    this.message = null;
+    // A bundle is a new folder: an existing one is never replaced.
+    const path = await this.grantPath(chosen, 'bundle', false);
+    if (path === null) return;
+    const out = await this.#runs.exportBundle(id, path);
+    if (out !== null) this.message = `Copied the run bundle to ${out}`;
+  }
+
+  async savePng(canvas: HTMLCanvasElement, name: string): Promise<void> {
+    const dataUrl = canvas.toDataURL('image/png');
+    if (hasNativeDialog) {
+      const path = await this.pickSave(name);
+      if (!path) return;
+      await call('files:savePng', { path, dataUrl });
+      this.message = `Saved ${path}`;
+      return;
+    }
+    // In a browser the browser saves it (Downloads).
+    const a = document.createElement('a');
+    a.href = dataUrl;
+    a.download = name;
+    a.click();
+  }
+
+  async exportCompare(chosen: string, csv: string): Promise<void> {
+    this.compareMessage = null;
+    const path = await this.grantPath(chosen, 'comparison.csv');
+    if (path === null) return;
+    try {
+      await call('files:saveText', { path, text: csv });
+      this.compareMessage = `Wrote ${csv.trimEnd().split('\n').length - 1} rows to ${path}`;
+    } catch (e) {
+      this.#fail(e);
+    }
+  }
+}
