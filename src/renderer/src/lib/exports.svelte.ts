@@ -13,9 +13,26 @@ export class ExportsState {
   compareMessage = $state<string | null>(null);
 
   readonly #runs: RunsState;
+  #runId: string | null = null;
+  #comparedKey = '';
 
   constructor(runs: RunsState) {
     this.#runs = runs;
+  }
+
+  /**
+   * Clears each message once what it describes changes: the run the Results screen shows, or
+   * the finished runs the comparison is made of (`comparedKey` names them).
+   */
+  follow(runId: string | null, comparedKey: string): void {
+    if (runId !== this.#runId) {
+      this.#runId = runId;
+      this.message = null;
+    }
+    if (comparedKey !== this.#comparedKey) {
+      this.#comparedKey = comparedKey;
+      this.compareMessage = null;
+    }
   }
 
   #fail(e: unknown): void {

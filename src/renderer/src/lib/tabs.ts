@@ -7,3 +7,8 @@ export const TABS: readonly (readonly [Tab, string])[] = [
   ['results', 'Results'],
   ['compare', 'Compare'],
 ];
+
+/** The id of a tab's button, which its panel is labelled by. */
+export const tabId = (tab: Tab): string => `tab-button-${tab}`;
+/** The id of the panel a tab shows. */
+export const panelId = (tab: Tab): string => `panel-${tab}`;

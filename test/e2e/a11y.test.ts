@@ -1,0 +1,83 @@
+/**
+ * The whole app under an axe-core scan (node_modules/axe-core, injected into the page), on
+ * each tab with a dataset open and a finished run shown, in the light and the dark theme:
+ * no serious or critical violation. A failure lists each violation with the elements it hit.
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './browser';
+import { finishQuickRun, newestRun, startStudio, type Studio } from '../helpers/studio';
+
+const AXE = join(REPO, 'node_modules', 'axe-core', 'axe.min.js');
+
+let studio: Studio | undefined;
+let missing: Error | undefined;
+
+function page(): Page {
+  if (missing) throw missing;
+  if (!studio) throw new Error('the studio did not start');
+  return studio.page;
+}
+
+beforeAll(async () => {
+  const started = await startStudio({ bypassCSP: true });
+  if (started instanceof Error) missing = started;
+  else studio = started;
+});
+
+afterAll(async () => {
+  await studio?.close();
+});
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** The serious and critical violations of an axe scan of the page, one line each. */
+async function scan(p: Page): Promise<string[]> {
+  if ((await p.evaluate('typeof axe')) === 'undefined') await p.addScriptTag({ path: AXE });
+  // Strings keep the evaluated code free of types the Node tsconfig lacks (no DOM lib).
+  const violations = (await p.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
+  )) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `${v.impact} ${v.id} (${v.help}) at ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`,
+      ),
+    );
+}
+
+describe('accessibility (axe-core)', () => {
+  it('has no serious violation on any tab, light or dark, with a dataset and a finished run', async () => {
+    const p = page();
+    await p.getByTestId('dataset-item').first().click();
+    await p.getByTestId('presence-chart').waitFor();
+    await finishQuickRun(p, 'kmeans-concat');
+    await newestRun(p).getByRole('button').first().click();
+    await p.getByTestId('results').waitFor();
+    const found: Record<string, string[]> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      await p.emulateMedia({ colorScheme: scheme });
+      for (const tab of ['dataset', 'run', 'results', 'compare']) {
+        await p.getByTestId(`tab-${tab}`).click();
+        await p.getByRole('tabpanel').waitFor();
+        await p.waitForTimeout(300);
+        const hits = await scan(p);
+        if (hits.length > 0) found[`${scheme} ${tab}`] = hits;
+      }
+    }
+    expect(found).toEqual({});
+  }, 120_000);
+
+  it('logged no page errors', () => {
+    page();
+    expect(studio?.errors).toEqual([]);
+  });
+});
