@@ -8,7 +8,14 @@ import type { LoadOptions } from '../shared/contract';
 import { UsageError } from './errors';
 
 /** The load flags, each taking a value. */
-export const LOAD_FLAGS = ['mask', 'fold', 'views', 'labels', 'orientation', 'labels-file'] as const;
+export const LOAD_FLAGS = [
+  'mask',
+  'fold',
+  'views',
+  'labels',
+  'orientation',
+  'labels-file',
+] as const;
 export type LoadFlag = (typeof LOAD_FLAGS)[number];
 
 /** The load flags as node:util parseArgs options. */
@@ -31,7 +38,9 @@ export const LOAD_USAGE = `dataset: <file> (MAT or NPZ), or <view1.csv> <view2.c
   --orientation "n x d"|"d x n"   force the orientation of every view`;
 
 /** Turns `--mask`, `--fold`, ... into LoadOptions, checking each value. */
-export function loadOptionsFrom(values: Partial<Record<LoadFlag, string | undefined>>): LoadOptions {
+export function loadOptionsFrom(
+  values: Partial<Record<LoadFlag, string | undefined>>,
+): LoadOptions {
   const o: LoadOptions = {};
   if (values.mask !== undefined) o.mask = values.mask;
   if (values.fold !== undefined) {

@@ -385,7 +385,10 @@ export async function readBundleLabels(dir: string, n: number, k: number): Promi
   }
   const labelled = header.endsWith(',true_label');
   if (rows.length - 1 !== n) {
-    throw new DataError(path, `expected ${n} rows of samples (run.json's n), found ${rows.length - 1}`);
+    throw new DataError(
+      path,
+      `expected ${n} rows of samples (run.json's n), found ${rows.length - 1}`,
+    );
   }
   const clusters = new Int32Array(n);
   const truth: string[] = [];
