@@ -4,55 +4,12 @@
  */
 import { parseArgs } from 'node:util';
 import { summarize, type DatasetSummary } from '../core/dataset';
-import { DECIMAL_INTEGER } from '../core/solvers/params';
 import { loadDataset } from '../io/load';
-import type { LoadOptions } from '../shared/contract';
 import { UsageError, isInputError } from './errors';
 import { table } from './format';
+import { LOAD_OPTIONS, datasetArgs } from './load-args';
 
-const INFO_OPTIONS = {
-  mask: { type: 'string' },
-  fold: { type: 'string' },
-  views: { type: 'string' },
-  labels: { type: 'string' },
-  orientation: { type: 'string' },
-  'labels-file': { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-
-/** Turns `--mask`, `--fold`, ... into LoadOptions, checking each value. */
-export function loadOptionsFrom(values: {
-  mask?: string | undefined;
-  fold?: string | undefined;
-  views?: string | undefined;
-  labels?: string | undefined;
-  orientation?: string | undefined;
-  'labels-file'?: string | undefined;
-}): LoadOptions {
-  const o: LoadOptions = {};
-  if (values.mask !== undefined) o.mask = values.mask;
-  if (values.fold !== undefined) {
-    const k = Number(values.fold);
-    if (!DECIMAL_INTEGER.test(values.fold) || !Number.isSafeInteger(k) || k < 1) {
-      throw new UsageError(`--fold takes a whole number from 1 (got '${values.fold}')`);
-    }
-    if (values.mask === undefined) throw new UsageError('--fold needs --mask');
-    o.fold = k;
-  }
-  if (values.views !== undefined) o.views = values.views;
-  if (values.labels !== undefined) o.labels = values.labels;
-  if (values.orientation !== undefined) {
-    const v = values.orientation.replace(/\s+/g, ' ').trim().toLowerCase();
-    const norm =
-      v === 'nxd' || v === 'n x d' ? 'n x d' : v === 'dxn' || v === 'd x n' ? 'd x n' : null;
-    if (norm === null) {
-      throw new UsageError(`--orientation takes "n x d" or "d x n" (got '${values.orientation}')`);
-    }
-    o.orientation = norm;
-  }
-  if (values['labels-file'] !== undefined) o.labelsFile = values['labels-file'];
-  return o;
-}
+const INFO_OPTIONS = { ...LOAD_OPTIONS, json: { type: 'boolean' } } as const;
 
 export async function runInfo(argv: string[]): Promise<number> {
   try {
@@ -67,9 +24,11 @@ export async function runInfo(argv: string[]): Promise<number> {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const files = parsed.positionals;
-    if (files.length === 0) throw new UsageError('info needs a file: mvstudio info <file>');
-    const options = loadOptionsFrom(parsed.values);
+    const { files, options } = datasetArgs(
+      parsed.positionals,
+      parsed.values,
+      'info needs a file: mvstudio info <file> [<file> ...]',
+    );
     const ds = await loadDataset(files, options);
     const summary = withRunWarning(summarize(ds));
     if (parsed.values.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');

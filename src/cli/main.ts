@@ -3,26 +3,9 @@
  * this file only dispatches and turns errors into exit codes (0 ok, 2 bad input, 1 bug).
  */
 import { helperCountFromEnv, runHelperIfThread, startThreadPool } from '../backend/threads';
+import { COMMAND_USAGE, USAGE, asksHelp } from './usage';
 
-export const USAGE = `usage: mvstudio <command> [options]
-
-commands:
-  info <file> [--mask <file|variable>] [--fold k] [--views v] [--labels v]
-              [--orientation "n x d"|"d x n"] [--labels-file f] [--json]
-                         describe a dataset and every decision taken to read it
-  methods [--json]       the clustering methods and their parameters
-  run <method> <file> [--<param> value ...] [--k n] [--seed n]
-              [--protocol single|paper] [--seeds n] [--out dir] [--json]
-              [--mask ... as info]
-                         cluster a dataset; saves a run bundle in --out (./mvstudio-runs)
-  compare <file> --methods a,b,... [--seeds 20] [--seed n] [--k n] [--out dir] [--json]
-                         the paper protocol (mean ± std over seeds) for each method
-  synth --n N --k K --dims d1,d2,... --out file.npz [--complete p] [--seed s]
-        [--separation x] [--noise x] [--latent r] [--json]
-                         write a synthetic multi-view dataset (Gaussian mixture; a fraction
-                         p of samples in every view, the rest missing 1..V-1 views)
-  serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)
-  help                   this text`;
+export { USAGE };
 
 // Started as a helper thread of the pool below (this module, or the bundle holding it, is the
 // helpers' entry): serve tasks and nothing else.
@@ -38,6 +21,11 @@ function startHelpers(): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const usage = command === undefined ? undefined : COMMAND_USAGE[command];
+  if (usage !== undefined && asksHelp(rest)) {
+    process.stdout.write(usage + '\n');
+    return 0;
+  }
   if (command === 'run' || command === 'compare') {
     try {
       startHelpers();
@@ -56,6 +44,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'compare': {
       const { runCommand } = await import('./run');
       return runCommand(command, rest);
+    }
+    case 'show': {
+      const { runShow } = await import('./show');
+      return runShow(rest);
     }
     case 'synth': {
       const { runSynth } = await import('./synth');

@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MultiViewDataset } from '../core/dataset';
 import { MAX_SEEDS } from '../core/limits';
-import type { MetricSummary, ProtocolKind, ProtocolResult, ProtocolStep } from '../core/protocol';
+import type { ProtocolKind, ProtocolStep } from '../core/protocol';
 import { DECIMAL_INTEGER, ParamError, describeSpec, validateParams } from '../core/solvers/params';
 import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver } from '../core/solvers/types';
@@ -20,39 +20,19 @@ import { drive, since } from '../backend/drive';
 import { estimateMemory, shapeOf } from '../backend/estimate';
 import { solverMemoryLimit } from '../backend/worker-host';
 import { removeStaleTemporaries } from '../io/atomic';
-import { BundleWriteError, writeRunBundle, type RunBundle, type RunTimings } from '../io/bundle';
+import { BundleWriteError, writeRunBundle, type RunBundle } from '../io/bundle';
 import { loadDataset } from '../io/load';
-import type { LoadOptions } from '../shared/contract';
+import { DEFAULT_SEED } from '../shared/defaults';
 import { UsageError, isInputError } from './errors';
-import { loadOptionsFrom } from './info';
-import { table } from './format';
+import { LOAD_FLAGS, LOAD_OPTIONS, datasetArgs, type DatasetArgs } from './load-args';
+import { bundleLine, formatCompare, formatRun, scoresOf, type RunSummary } from './run-format';
 
-/** The metrics a run reports (specs/metrics.md, Improved IMVC-CBG order without Entropy). */
-const REPORTED = ['ACC', 'NMI', 'Purity', 'Fscore', 'Precision', 'Recall', 'ARI'] as const;
+export type { RunSummary };
 
-/** Flags shared by `run` and `compare` that take a value (besides the dataset's load options). */
-const LOAD_FLAGS = ['mask', 'fold', 'views', 'labels', 'orientation', 'labels-file'] as const;
 /** Where bundles go without --out (relative to the working folder). */
 const OUT = 'mvstudio-runs';
+/** Flags of `run` that take a value (besides the method's parameters). */
 const RUN_FLAGS = new Set<string>(['k', 'seed', 'protocol', 'seeds', 'out', ...LOAD_FLAGS]);
-
-/** What `run --json` prints, and one element of `compare --json`. */
-export interface RunSummary {
-  readonly method: string;
-  readonly file: string;
-  readonly params: Params;
-  readonly seeds: readonly number[];
-  readonly metrics?: Readonly<Record<string, MetricSummary>>;
-  /** Without ground truth: the silhouette of the labels on the embedding. */
-  readonly silhouette?: MetricSummary;
-  readonly timings: RunTimings;
-  readonly iterations: number;
-  readonly converged: boolean;
-  /** The protocol's and the method's notes (empty clusters, rules applied, ...). */
-  readonly notes: readonly string[];
-  /** The bundle's folder; null when it could not be written (the error is on stderr). */
-  readonly bundle: string | null;
-}
 
 /** One run's settings, after parsing. */
 interface RunSettings {
@@ -183,8 +163,7 @@ interface Solved {
 
 /** One method on a loaded dataset: protocol and timings; the bundle is written by `save`. */
 async function runOne(
-  file: string,
-  loadOptions: LoadOptions,
+  dataset: DatasetArgs,
   ds: MultiViewDataset,
   load_s: number,
   settings: RunSettings,
@@ -209,8 +188,9 @@ async function runOne(
   const { result, solve_s, kmeans_s } = driven;
   const timings = { total_s: load_s + since(t0), load_s, solve_s, kmeans_s };
   const bundle: RunBundle = {
-    datasetPath: file,
-    loadOptions,
+    datasetPath: dataset.files[0]!,
+    datasetFiles: dataset.files,
+    loadOptions: dataset.options,
     dataset: ds,
     method: solver.name,
     params,
@@ -220,8 +200,7 @@ async function runOne(
     result,
     timings,
   };
-  const labelled = ds.labels !== null;
-  return { summary: summaryOf(solver.name, file, params, result, timings, labelled), k, bundle };
+  return { summary: summaryOf(bundle), k, bundle };
 }
 
 /**
@@ -236,29 +215,21 @@ async function prepareOut(outDir: string): Promise<void> {
   if (s) await removeStaleTemporaries(outDir);
 }
 
-function summaryOf(
-  method: string,
-  file: string,
-  params: Params,
-  result: ProtocolResult,
-  timings: RunTimings,
-  labelled: boolean,
-): RunSummary {
-  const scores: { metrics?: Record<string, MetricSummary>; silhouette?: MetricSummary } = {};
-  if (labelled) {
-    const m: Record<string, MetricSummary> = {};
-    for (const name of REPORTED) if (result.metrics[name]) m[name] = result.metrics[name];
-    scores.metrics = m;
-  } else if (result.metrics['Silhouette']) {
-    scores.silhouette = result.metrics['Silhouette'];
-  }
+/** The summary of a solved run, before its bundle is written. */
+function summaryOf(b: RunBundle): RunSummary {
+  const { result, dataset: ds } = b;
   return {
-    method,
-    file,
-    params,
+    method: b.method,
+    file: b.datasetPath,
+    files: b.datasetFiles ?? [b.datasetPath],
+    n: ds.n,
+    V: ds.views.length,
+    params: b.params,
+    k: b.k,
+    protocol: b.protocol,
     seeds: result.seeds,
-    ...scores,
-    timings,
+    ...scoresOf(result.metrics, ds.labels !== null),
+    timings: b.timings,
     iterations: result.iterations,
     converged: result.converged,
     notes: result.notes,
@@ -267,73 +238,10 @@ function summaryOf(
 }
 
 /** Loads the dataset, timing it. */
-async function timedLoad(
-  file: string,
-  options: LoadOptions,
-): Promise<{ ds: MultiViewDataset; load_s: number }> {
+async function timedLoad(dataset: DatasetArgs): Promise<{ ds: MultiViewDataset; load_s: number }> {
   const t0 = performance.now();
-  const ds = await loadDataset(file, options);
+  const ds = await loadDataset(dataset.files, dataset.options);
   return { ds, load_s: since(t0) };
-}
-
-/** Load options from a flag map (`run`) or parsed values (`compare`). */
-function loadOptionsOf(get: (flag: string) => string | undefined): LoadOptions {
-  const values: Record<string, string> = {};
-  for (const f of LOAD_FLAGS) {
-    const v = get(f);
-    if (v !== undefined) values[f] = v;
-  }
-  return loadOptionsFrom(values);
-}
-
-const fmt = (m: MetricSummary | undefined): string =>
-  m ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : '-';
-
-/**
- * The human-readable form of one run (k and protocol are not part of the summary); the
- * `bundle` line only once the bundle is written.
- */
-export function formatRun(s: RunSummary, k: number, protocol: ProtocolKind): string {
-  const params = Object.entries(s.params).map(([k, v]) => `${k}=${String(v)}`);
-  const t = s.timings;
-  const scores = s.metrics ?? (s.silhouette ? { Silhouette: s.silhouette } : {});
-  const out = [
-    `method      ${s.method}`,
-    `file        ${s.file}`,
-    `params      ${params.join(' ') || '(none)'}`,
-    `k           ${k}`,
-    `protocol    ${protocol}`,
-    `seeds       ${s.seeds.length === 1 ? s.seeds[0] : `${s.seeds[0]}..${s.seeds.at(-1)} (${s.seeds.length})`}`,
-    '',
-    table([['metric', 'mean ± std'], ...Object.entries(scores).map(([name, m]) => [name, fmt(m)])]),
-    '',
-    `iterations  ${s.iterations}${s.converged ? '' : ' (NOT converged)'}`,
-    `time        ${t.total_s.toFixed(2)} s (load ${t.load_s.toFixed(2)}, solve ${t.solve_s.toFixed(2)}, k-means ${t.kmeans_s.toFixed(2)})`,
-    ...s.notes.map((n, i) => `${i === 0 ? 'notes       ' : '            '}${n}`),
-  ];
-  if (s.bundle !== null) out.push(bundleLine(s.bundle));
-  return out.join('\n') + '\n';
-}
-
-const bundleLine = (dir: string): string => `bundle      ${dir}`;
-
-/**
- * The table of `compare`: mean ± std per metric and total time, one row per method, then the
- * bundles written so far.
- */
-export function formatCompare(runs: readonly RunSummary[]): string {
-  const names = runs[0]?.metrics ? [...REPORTED] : ['Silhouette'];
-  const cell = (s: RunSummary, name: string): string =>
-    fmt(s.metrics ? s.metrics[name] : s.silhouette);
-  const written = runs.filter((s) => s.bundle !== null);
-  return (
-    table([
-      ['method', ...names, 'time (s)'],
-      ...runs.map((s) => [s.method, ...names.map((n) => cell(s, n)), s.timings.total_s.toFixed(2)]),
-    ]) +
-    '\n' +
-    (written.length ? '\n' + written.map((s) => `${s.method}: ${s.bundle}`).join('\n') + '\n' : '')
-  );
 }
 
 /** Writes the bundle of a solved run; a failure is a BundleWriteError (exit 2, see runCommand). */
@@ -373,14 +281,13 @@ async function methods(argv: string[]): Promise<number> {
 /** `mvstudio run <method> <file> [--<param> value ...] [options]`. */
 async function run(argv: string[]): Promise<number> {
   const { positionals, flags, params, json } = splitRunArgs(argv);
-  const [method, file, ...extra] = positionals;
-  if (method === undefined || file === undefined) {
-    throw new UsageError('run needs a method and a file: mvstudio run <method> <file>');
-  }
-  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const [method, ...files] = positionals;
+  const missing = 'run needs a method and a file: mvstudio run <method> <file> [<file> ...]';
+  if (method === undefined) throw new UsageError(missing);
+  const get = (f: string): string | undefined => flags.get(f);
+  const dataset = datasetArgs(files, Object.fromEntries(flags), missing);
   const solver = solverNamed(method);
   validateParams(solver.schema, params); // refuse bad parameters before loading the data
-  const get = (f: string): string | undefined => flags.get(f);
   const protocol = protocolFlag(get('protocol'));
   const seedsRaw = get('seeds');
   if (seedsRaw !== undefined && protocol !== 'paper') {
@@ -391,17 +298,16 @@ async function run(argv: string[]): Promise<number> {
     solver,
     rawParams: params,
     k: kRaw === undefined ? null : intFlag('k', kRaw, 2),
-    seed: intFlag('seed', get('seed') ?? '0', 0),
+    seed: intFlag('seed', get('seed') ?? String(DEFAULT_SEED), 0),
     protocol,
     ...(seedsRaw !== undefined ? { seeds: intFlag('seeds', seedsRaw, 1, MAX_SEEDS) } : {}),
   };
-  const loadOptions = loadOptionsOf(get);
   const outDir = get('out') ?? OUT;
   await prepareOut(outDir);
-  const { ds, load_s } = await timedLoad(file, loadOptions);
-  const solved = await runOne(file, loadOptions, ds, load_s, settings);
+  const { ds, load_s } = await timedLoad(dataset);
+  const solved = await runOne(dataset, ds, load_s, settings);
   // The metrics first: a bundle that cannot be written must not lose them.
-  if (!json) process.stdout.write(formatRun(solved.summary, solved.k, protocol));
+  if (!json) process.stdout.write(formatRun(solved.summary));
   let saved: RunSummary;
   try {
     saved = await save(outDir, solved);
@@ -420,12 +326,7 @@ const COMPARE_OPTIONS = {
   k: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
-  mask: { type: 'string' },
-  fold: { type: 'string' },
-  views: { type: 'string' },
-  labels: { type: 'string' },
-  orientation: { type: 'string' },
-  'labels-file': { type: 'string' },
+  ...LOAD_OPTIONS,
 } as const;
 
 /** `mvstudio compare <file> --methods a,b [--seeds 20] [options]`: the paper protocol per method. */
@@ -433,29 +334,30 @@ async function compare(argv: string[]): Promise<number> {
   const { values, positionals } = parseStrict(() =>
     parseArgs({ args: argv, options: COMPARE_OPTIONS, allowPositionals: true, strict: true }),
   );
-  const [file, ...extra] = positionals;
-  if (file === undefined) throw new UsageError('compare needs a file: mvstudio compare <file>');
-  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const dataset = datasetArgs(
+    positionals,
+    values,
+    'compare needs a file: mvstudio compare <file> [<file> ...] --methods a,b,...',
+  );
   if (!values.methods) throw new UsageError('compare needs --methods a,b,...');
   const solvers = values.methods.split(',').map((m) => solverNamed(m.trim()));
   const common = {
     rawParams: {},
     k: values.k === undefined ? null : intFlag('k', values.k, 2),
-    seed: intFlag('seed', values.seed ?? '0', 0),
+    seed: intFlag('seed', values.seed ?? String(DEFAULT_SEED), 0),
     protocol: 'paper' as const,
     seeds: intFlag('seeds', values.seeds ?? '20', 1, MAX_SEEDS),
   };
-  const loadOptions = loadOptionsFrom(values);
   const outDir = values.out ?? OUT;
   await prepareOut(outDir);
-  const { ds, load_s } = await timedLoad(file, loadOptions);
+  const { ds, load_s } = await timedLoad(dataset);
   // Every method's refusal before the first solve, so that none is computed in vain.
   for (const solver of solvers) {
     refuseTooLarge(ds, solver, validateParams(solver.schema, {}), resolveK(common.k, ds));
   }
   const solved: Solved[] = [];
   for (const solver of solvers) {
-    solved.push(await runOne(file, loadOptions, ds, load_s, { ...common, solver }));
+    solved.push(await runOne(dataset, ds, load_s, { ...common, solver }));
   }
   const runs = solved.map((s) => s.summary);
   // The table first, then the bundles, as `run` does.

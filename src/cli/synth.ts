@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { summarize, type MultiViewDataset } from '../core/dataset';
 import { synthesize, type SynthOptions } from '../core/synth';
 import { writeNpz, type NpzMember } from '../io/npz-write';
+import { DEFAULT_SEED } from '../shared/defaults';
 import { UsageError } from './errors';
 import { formatSummary } from './info';
 
@@ -78,7 +79,7 @@ export async function runSynth(argv: string[]): Promise<number> {
       k: num('k', v.k),
       dims,
       completeFraction: num('complete', v.complete, 1),
-      seed: num('seed', v.seed, 1),
+      seed: num('seed', v.seed, DEFAULT_SEED),
       ...(v.separation !== undefined && { separation: num('separation', v.separation) }),
       ...(v.noise !== undefined && { noise: num('noise', v.noise) }),
       ...(v.latent !== undefined && { latent: num('latent', v.latent) }),

@@ -3,14 +3,15 @@
  *   run.json    what was run, on what, how, and what came out (RunRecord below, version 1)
  *   labels.csv  `sample_id,cluster[,true_label]`: ids 1..n (or the dataset's sample ids),
  *               clusters 1-based, true labels as their ORIGINAL values (not 0-based codes)
- * A bundle holds everything needed to re-run it: dataset path and sha256, load options,
+ * A bundle holds everything needed to re-run it: every dataset file and its sha256, load options,
  * method, validated parameters, k, seed and protocol (STYLE.md rule 9).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { arch, platform } from 'node:process';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
+import { csvParseRows } from 'd3-dsv';
 import { version as appVersion } from '../../package.json';
 import { samplesByViewCount, type Decision, type MultiViewDataset } from '../core/dataset';
 import type { MetricSummary, ProtocolKind, ProtocolResult, SeedRun } from '../core/protocol';
@@ -66,7 +67,10 @@ export interface RunTimings {
 
 /** What a host hands over to write a bundle. */
 export interface RunBundle {
+  /** The dataset's (first) file. */
   readonly datasetPath: string;
+  /** Every file of the dataset in view order (CSV/NPY: one per view); default [datasetPath]. */
+  readonly datasetFiles?: readonly string[];
   readonly loadOptions: LoadOptions;
   readonly dataset: MultiViewDataset;
   readonly method: string;
@@ -81,12 +85,21 @@ export interface RunBundle {
   readonly createdAt?: Date;
 }
 
+/** A file of a dataset and the sha256 (hex) of its bytes when the run was saved. */
+export interface DatasetFile {
+  readonly path: string;
+  readonly sha256: string;
+}
+
 /** run.json, version 1. */
 export interface RunRecord {
   readonly version: 1;
   readonly dataset: {
+    /** The first file, and its sha256: what bundles before `files` held. */
     readonly path: string;
     readonly sha256: string;
+    /** Every file of the dataset in view order; readRunBundle fills it in for older bundles. */
+    readonly files: readonly DatasetFile[];
     readonly loadOptions: LoadOptions;
     readonly decisions: readonly Decision[];
     readonly missing: {
@@ -145,14 +158,15 @@ export function labelsCsv(ds: MultiViewDataset, labels: Int32Array): string {
   return lines.join('\n') + '\n';
 }
 
-/** The run.json record of a bundle (the dataset's sha256 computed by the caller). */
-function recordOf(b: RunBundle, sha256: string, createdAt: Date): RunRecord {
+/** The run.json record of a bundle (the dataset files' sha256 computed by the caller). */
+function recordOf(b: RunBundle, files: readonly DatasetFile[], createdAt: Date): RunRecord {
   const ds = b.dataset;
   return {
     version: 1,
     dataset: {
-      path: b.datasetPath,
-      sha256,
+      path: files[0]!.path,
+      sha256: files[0]!.sha256,
+      files,
       loadOptions: b.loadOptions,
       decisions: ds.provenance.decisions,
       missing: {
@@ -188,23 +202,26 @@ function recordOf(b: RunBundle, sha256: string, createdAt: Date): RunRecord {
  */
 export async function writeRunBundle(outDir: string, bundle: RunBundle): Promise<string> {
   const createdAt = bundle.createdAt ?? new Date();
-  let sha256: string;
-  try {
-    sha256 = await sha256File(bundle.datasetPath);
-  } catch (e) {
-    throw new BundleWriteError(
-      outDir,
-      (e as NodeJS.ErrnoException).code,
-      `cannot write the run bundle in '${outDir}': the dataset '${bundle.datasetPath}' could ` +
-        `not be read again for its sha256 (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
+  const paths = bundle.datasetFiles?.length ? bundle.datasetFiles : [bundle.datasetPath];
+  const hashed: DatasetFile[] = [];
+  for (const path of paths) {
+    try {
+      hashed.push({ path, sha256: await sha256File(path) });
+    } catch (e) {
+      throw new BundleWriteError(
+        outDir,
+        (e as NodeJS.ErrnoException).code,
+        `cannot write the run bundle in '${outDir}': the dataset '${path}' could ` +
+          `not be read again for its sha256 (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
+    }
   }
-  const record = recordOf(bundle, sha256, createdAt);
+  const record = recordOf(bundle, hashed, createdAt);
   const files = {
     'run.json': JSON.stringify(record, null, 2) + '\n',
     'labels.csv': labelsCsv(bundle.dataset, bundle.result.labels),
   };
-  const file = basename(bundle.datasetPath);
+  const file = basename(paths[0]!);
   const base = `${basename(file, extname(file))}-${bundle.method}-${bundle.seed}-${stamp(createdAt)}`;
   for (let attempt = 1; ; attempt++) {
     const dir = join(outDir, attempt === 1 ? base : `${base}-${attempt}`);
@@ -241,7 +258,14 @@ const arrayOf =
 const RECORD_CHECKS: Readonly<Record<string, Check>> = {
   version: (v) => v === 1,
   dataset: (v) =>
-    isObject(v) && isStr(v['path']) && isStr(v['sha256']) && isObject(v['loadOptions']),
+    isObject(v) &&
+    isStr(v['path']) &&
+    isStr(v['sha256']) &&
+    isObject(v['loadOptions']) &&
+    (v['files'] === undefined ||
+      (Array.isArray(v['files']) &&
+        v['files'].length > 0 &&
+        v['files'].every((f) => isObject(f) && isStr(f['path']) && isStr(f['sha256'])))),
   method: isStr,
   params: (v) =>
     isObject(v) &&
@@ -266,16 +290,47 @@ const RECORD_CHECKS: Readonly<Record<string, Check>> = {
 };
 
 /**
+ * The bundle folder `target` names: the folder itself, or its run.json. A DataError naming
+ * `target` when it is neither.
+ */
+export async function bundleFolder(target: string): Promise<string> {
+  const info = await stat(target).catch((e: NodeJS.ErrnoException) => {
+    throw new DataError(
+      target,
+      e.code === 'ENOENT'
+        ? 'no such run bundle (a folder holding run.json and labels.csv)'
+        : `cannot read the run bundle (${e.code ?? e.message})`,
+    );
+  });
+  if (info.isDirectory()) return target;
+  if (basename(target) === 'run.json') return dirname(target);
+  throw new DataError(target, 'is a file, not a run bundle (a folder holding run.json)');
+}
+
+/**
  * Reads `<dir>/run.json` and checks its shape; throws a DataError naming the file and the first
- * bad field otherwise.
+ * bad field otherwise. A record written before `dataset.files` reads with its one file there.
  */
 export async function readRunBundle(dir: string): Promise<RunRecord> {
   const path = join(dir, 'run.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DataError(
+      path,
+      code === 'ENOENT'
+        ? 'missing: this folder is not a run bundle, or the bundle is incomplete'
+        : `cannot read a run record (${code ?? (e as Error).message})`,
+    );
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (e) {
-    throw new DataError(path, `cannot read a run record: ${(e as Error).message}`);
+    parsed = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text; the file may not be the user's.
+    throw new DataError(path, 'is not valid JSON (the run record is damaged or truncated)');
   }
   if (!isObject(parsed)) throw new DataError(path, 'a run record must be a JSON object');
   for (const [field, check] of Object.entries(RECORD_CHECKS)) {
@@ -288,5 +343,69 @@ export async function readRunBundle(dir: string): Promise<RunRecord> {
       );
     }
   }
-  return parsed as unknown as RunRecord;
+  const record = parsed as unknown as RunRecord;
+  if (record.dataset.files !== undefined) return record;
+  // A bundle written before `files`: its one file is the dataset.
+  const { path: first, sha256 } = record.dataset;
+  return { ...record, dataset: { ...record.dataset, files: [{ path: first, sha256 }] } };
+}
+
+/** What labels.csv of a bundle holds: per sample, its id, cluster and (when kept) true label. */
+export interface BundleLabels {
+  /** (n,) 0-based clusters. */
+  readonly clusters: Int32Array;
+  /** (n,) the true labels as written (original values, as text); null without a column. */
+  readonly truth: readonly string[] | null;
+  /** (n,) sample ids as written. */
+  readonly sampleIds: readonly string[];
+}
+
+/**
+ * Reads `<dir>/labels.csv` of a bundle whose run had `n` samples and `k` clusters; a DataError
+ * naming the file, the row and what was expected otherwise.
+ */
+export async function readBundleLabels(dir: string, n: number, k: number): Promise<BundleLabels> {
+  const path = join(dir, 'labels.csv');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DataError(
+      path,
+      code === 'ENOENT'
+        ? "missing: the bundle is incomplete (run.json's labels are kept in labels.csv)"
+        : `cannot read the labels (${code ?? (e as Error).message})`,
+    );
+  }
+  const rows = csvParseRows(text.replace(/\n$/, ''));
+  const header = rows[0]?.join(',');
+  if (header !== 'sample_id,cluster' && header !== 'sample_id,cluster,true_label') {
+    throw new DataError(path, "expected the header 'sample_id,cluster[,true_label]'", { row: 1 });
+  }
+  const labelled = header.endsWith(',true_label');
+  if (rows.length - 1 !== n) {
+    throw new DataError(
+      path,
+      `expected ${n} rows of samples (run.json's n), found ${rows.length - 1}`,
+    );
+  }
+  const clusters = new Int32Array(n);
+  const truth: string[] = [];
+  const sampleIds: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = rows[i + 1]!;
+    const c = Number(row[1]);
+    if (row.length !== (labelled ? 3 : 2) || !Number.isInteger(c) || c < 1 || c > k) {
+      throw new DataError(
+        path,
+        `expected ${labelled ? 3 : 2} cells with a cluster from 1 to ${k} (run.json's k)`,
+        { row: i + 2 },
+      );
+    }
+    clusters[i] = c - 1;
+    sampleIds.push(row[0]!);
+    if (labelled) truth.push(row[2]!);
+  }
+  return { clusters, truth: labelled ? truth : null, sampleIds };
 }

@@ -13,7 +13,9 @@ import { makeLabels, type MultiViewDataset } from '../../src/core/dataset';
 import type { ProtocolResult } from '../../src/core/protocol';
 import {
   BundleWriteError,
+  bundleFolder,
   labelsCsv,
+  readBundleLabels,
   readRunBundle,
   writeRunBundle,
   type RunBundle,
@@ -211,5 +213,79 @@ describe('run bundles', () => {
       failOpen.code = null;
     }
     expect(await readdir(out)).toEqual([]);
+  });
+
+  it('records every view file with its sha256; the first stays in path/sha256', async () => {
+    const b = await bundleFor(null);
+    const second = join(dir, 'view2.csv');
+    await writeFile(second, '1\n2\n');
+    const out = await writeRunBundle(dir, { ...b, datasetFiles: [b.datasetPath, second] });
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const json = JSON.parse(await readFile(join(out, 'run.json'), 'utf8')) as {
+      dataset: Record<string, unknown>;
+    };
+    expect(json.dataset).toMatchObject({
+      path: b.datasetPath,
+      sha256: sha('not really a MAT-file'),
+      files: [
+        { path: b.datasetPath, sha256: sha('not really a MAT-file') },
+        { path: second, sha256: sha('1\n2\n') },
+      ],
+    });
+    expect((await readRunBundle(out)).dataset.files).toEqual(json.dataset['files']);
+  });
+
+  it('reads a record written before dataset.files: its one file is the dataset', async () => {
+    const out = await writeRunBundle(dir, await bundleFor(null));
+    const path = join(out, 'run.json');
+    const rec = JSON.parse(await readFile(path, 'utf8')) as { dataset: Record<string, unknown> };
+    const { files: _files, ...old } = rec.dataset;
+    await writeFile(path, JSON.stringify({ ...rec, dataset: old }));
+    const back = await readRunBundle(out);
+    expect(back.dataset.files).toEqual([{ path: old['path'], sha256: old['sha256'] }]);
+    await writeFile(path, JSON.stringify({ ...rec, dataset: { ...old, files: [{ path: 1 }] } }));
+    await expect(readRunBundle(out)).rejects.toThrow(/field 'dataset' is missing or malformed/);
+  });
+
+  it('damaged bundles: clear errors naming the file, never quoting it', async () => {
+    const out = await writeRunBundle(dir, await bundleFor(null));
+    const path = join(out, 'run.json');
+    await writeFile(path, '{"version": 1, "secret text');
+    const e = await readRunBundle(out).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(DataError);
+    expect((e as Error).message).toBe(
+      `${path}: is not valid JSON (the run record is damaged or truncated)`,
+    );
+    await rm(path);
+    await expect(readRunBundle(out)).rejects.toThrow(
+      `${path}: missing: this folder is not a run bundle, or the bundle is incomplete`,
+    );
+    await expect(bundleFolder(join(dir, 'nope'))).rejects.toThrow(
+      `${join(dir, 'nope')}: no such run bundle (a folder holding run.json and labels.csv)`,
+    );
+    await writeFile(path, '{}');
+    expect(await bundleFolder(join(out, 'run.json'))).toBe(out);
+    expect(await bundleFolder(out)).toBe(out);
+    await expect(bundleFolder(join(out, 'labels.csv'))).rejects.toThrow(
+      /labels\.csv: is a file, not a run bundle/,
+    );
+  });
+
+  it('labels.csv reads back: clusters 0-based, true labels and ids as written', async () => {
+    const out = await writeRunBundle(dir, await bundleFor(['a', 'b,c', 'x', 'y']));
+    const labels = await readBundleLabels(out, 4, 2);
+    expect([...labels.clusters]).toEqual([1, 0, 1, 0]);
+    expect(labels.truth).toEqual(['dog', 'cat', 'dog', 'cat']);
+    expect(labels.sampleIds).toEqual(['a', 'b,c', 'x', 'y']);
+    const csv = join(out, 'labels.csv');
+    await expect(readBundleLabels(out, 5, 2)).rejects.toThrow(
+      `${csv}: expected 5 rows of samples (run.json's n), found 4`,
+    );
+    await writeFile(csv, 'sample_id,cluster\n1,1\n2,3\n3,1\n4,1\n');
+    await expect(readBundleLabels(out, 4, 2)).rejects.toThrow(
+      `${csv}, row 3: expected 2 cells with a cluster from 1 to 2 (run.json's k)`,
+    );
+    await rm(csv);
+    await expect(readBundleLabels(out, 4, 2)).rejects.toThrow(`${csv}: missing`);
   });
 });

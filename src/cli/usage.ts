@@ -1,0 +1,122 @@
+/**
+ * The usage of each command, printed by `mvstudio <command> --help` (or `-h`), and the overview
+ * `mvstudio help` prints. Each command's text is complete on its own: a user reading
+ * `mvstudio run --help` needs no other page.
+ */
+import { MAX_SEEDS } from '../core/limits';
+import { DEFAULT_SEED } from '../shared/defaults';
+import { LOAD_USAGE } from './load-args';
+
+const RUN = `usage: mvstudio run <method> <dataset> [--<param> value ...] [options]
+
+Clusters a dataset with one method and saves a run bundle (run.json, labels.csv).
+
+${LOAD_USAGE}
+options:
+  --<param> value        a parameter of the method (mvstudio methods lists them)
+  --k n                  the number of clusters; default the number of classes of the labels
+  --seed n               the first seed (default ${DEFAULT_SEED})
+  --protocol single|paper
+                         single: one run; paper: mean ± std over --seeds seeds
+  --seeds n              paper protocol: how many seeds, 1 to ${MAX_SEEDS} (default 20)
+  --out dir              where the bundle goes (default ./mvstudio-runs)
+  --json                 print the run summary as JSON
+  -h, --help             this text
+
+example: mvstudio run bsv view1.csv view2.csv --labels-file labels.csv --k 3`;
+
+const COMPARE = `usage: mvstudio compare <dataset> --methods a,b,... [options]
+
+Runs each method under the paper protocol (mean ± std over seeds) and prints one row per method;
+saves a run bundle per method.
+
+${LOAD_USAGE}
+options:
+  --methods a,b,...      the methods (mvstudio methods lists them)
+  --seeds n              how many seeds, 1 to ${MAX_SEEDS} (default 20)
+  --seed n               the first seed (default ${DEFAULT_SEED})
+  --k n                  the number of clusters; default the number of classes of the labels
+  --out dir              where the bundles go (default ./mvstudio-runs)
+  --json                 print the run summaries as a JSON array
+  -h, --help             this text`;
+
+const INFO = `usage: mvstudio info <dataset> [options]
+
+Describes a dataset (samples, views, labels, missing views) and every decision taken to read it.
+
+${LOAD_USAGE}
+options:
+  --json                 print the summary as JSON
+  -h, --help             this text`;
+
+const SHOW = `usage: mvstudio show <bundle> [--json]
+
+Prints a saved run (a bundle folder, or its run.json) as \`mvstudio run\` printed it: dataset,
+method, parameters, metrics, timings and notes.
+
+options:
+  --json                 print the run summary as JSON
+  -h, --help             this text`;
+
+const METHODS = `usage: mvstudio methods [--json]
+
+Lists the clustering methods and their parameters (type, bounds, default, meaning).
+
+options:
+  --json                 print the list as JSON
+  -h, --help             this text`;
+
+const SYNTH = `usage: mvstudio synth --n N --k K --dims d1,d2,... --out file.npz [options]
+
+Writes a synthetic multi-view dataset (a Gaussian mixture); a fraction p of the samples is in
+every view, the rest miss 1..V-1 views.
+
+options:
+  --complete p           the fraction of samples in every view (default 1)
+  --seed s               the seed (default ${DEFAULT_SEED})
+  --separation x         how far apart the clusters are
+  --noise x              the noise level
+  --latent r             the dimension of the shared latent space
+  --json                 print what was written as JSON
+  -h, --help             this text`;
+
+const SERVE = `usage: mvstudio serve [--port p]
+
+Serves the app on http://127.0.0.1:p (default 5173; 0 picks a free port), building the web
+interface first when it is missing or older than its sources.
+
+options:
+  --port p               the port, 0 to 65535
+  -h, --help             this text`;
+
+/** The usage of each command that has one here. */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  info: INFO,
+  methods: METHODS,
+  run: RUN,
+  compare: COMPARE,
+  show: SHOW,
+  synth: SYNTH,
+  serve: SERVE,
+};
+
+export const USAGE = `usage: mvstudio <command> [options]     (mvstudio <command> --help for its options)
+
+A dataset is one MAT/NPZ file, or one CSV/NPY file per view (+ --labels-file f).
+
+commands:
+  info <dataset>         describe a dataset and every decision taken to read it
+  methods                the clustering methods and their parameters
+  run <method> <dataset> cluster a dataset; saves a run bundle in --out (./mvstudio-runs)
+  compare <dataset> --methods a,b,...
+                         the paper protocol (mean ± std over seeds) for each method
+  show <bundle>          print a saved run again
+  synth --n N --k K --dims d1,d2,... --out file.npz
+                         write a synthetic multi-view dataset
+  serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)
+  help                   this text`;
+
+/** True when the arguments ask for help: `--help` or `-h` anywhere. */
+export function asksHelp(argv: readonly string[]): boolean {
+  return argv.some((a) => a === '--help' || a === '-h');
+}
