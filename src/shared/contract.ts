@@ -24,7 +24,6 @@ import {
   expectString,
   invalid,
   parseDatasetOpen,
-  parseLoadOptions,
   parseRunEstimate,
   parseRunStart,
 } from './requests';

@@ -83,7 +83,11 @@ export function refuseOverrides(
 export function markOverridden(decisions: readonly Decision[], options: LoadOptions): Decision[] {
   return decisions.map((d) => {
     if (d.topic === 'orientation' && options.orientation !== undefined) {
-      return { ...d, reason: 'chosen by the user; samples are rows in every file', overridden: true };
+      return {
+        ...d,
+        reason: 'chosen by the user; samples are rows in every file',
+        overridden: true,
+      };
     }
     if (d.topic === 'labels' && options.labels === 'none') {
       return { ...d, reason: 'chosen by the user', overridden: true };
