@@ -169,7 +169,7 @@ export class DatasetLibrary {
   }
 
   #open(paths: readonly string[], options: LoadOptions, bundled: boolean): Promise<DatasetEntry> {
-    if (paths.length === 0) throw new Error('a dataset needs at least one file');
+    if (paths.length === 0) return Promise.reject(new Error('a dataset needs at least one file'));
     const resolved = paths.map((p) => resolve(p));
     const canonical = canonicalOptions(options);
     const id = datasetId(resolved, canonical);
