@@ -8,6 +8,7 @@ import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
+import type { LoadOptions } from '../shared/contract';
 
 /** Grants kept at most; the oldest is dropped first, so a caller cannot grow the map without end. */
 export const MAX_WRITE_GRANTS = 64;
@@ -38,6 +39,25 @@ export function expandTypedPath(typed: string, home: string = homedir()): string
     );
   }
   return resolve(p);
+}
+
+/**
+ * A path the user typed to read (a dataset, a labels or mask file) with a leading `~` taken
+ * as the home folder; anything else as typed (surrounding blanks dropped).
+ */
+export function expandHome(typed: string, home: string = homedir()): string {
+  const t = typed.trim();
+  if (t === '~') return home;
+  if (t.startsWith('~/') || t.startsWith('~\\')) return join(home, t.slice(2));
+  return t;
+}
+
+/** Load options with `~` expanded in the paths they may hold (the labels file, a mask file). */
+export function expandOptionPaths(options: LoadOptions, home?: string): LoadOptions {
+  const out: LoadOptions = { ...options };
+  if (out.labelsFile !== undefined) out.labelsFile = expandHome(out.labelsFile, home);
+  if (out.mask !== undefined && maskIsPath(out.mask)) out.mask = expandHome(out.mask, home);
+  return out;
 }
 
 /**

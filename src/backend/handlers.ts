@@ -6,10 +6,10 @@ import { parseRequest, serializeError } from '../shared/contract';
 import type { Channel, Envelope, Request, Response, SerializedError } from '../shared/contract';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
 import type { ReadGrants } from './grants';
-import { WriteGrants, grantTypedPath, maskIsPath } from './grants';
+import { WriteGrants, expandHome, expandOptionPaths, grantTypedPath, maskIsPath } from './grants';
 import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
 import { methodInfos, type RunManager } from './runs';
@@ -21,6 +21,8 @@ export type Handlers = { [C in Channel]: (req: Request<C>) => Promise<Response<C
 export interface HostServices {
   /** Asks the user for a dataset file: the native dialog under Electron; the web host has none and returns null. */
   pickFile(): Promise<string | null>;
+  /** Asks for one or more files (the views of a CSV/NPY dataset); default `pickFile`'s one. */
+  pickFiles?(): Promise<string[] | null>;
   /**
    * Asks the user where to save a file: the native dialog under Electron. Without it the
    * host takes typed paths (`dialog:saveFile` with `path`), confirmed and granted one by one.
@@ -73,17 +75,25 @@ export function createHandlers(
       await library.ready;
       return library.list();
     },
-    'datasets:open': async ({ path, options }) => {
+    'datasets:open': async (req) => {
+      const typed = 'files' in req ? req.files : [req.path];
+      const home = host.home;
+      const files = typed.map((p) => expandHome(p, home));
+      const options = expandOptionPaths(req.options ?? {}, home);
       if (reads) {
-        reads.check('datasets:open', 'the dataset', path);
-        if (options?.labelsFile !== undefined) {
+        files.forEach((f, i) =>
+          reads.check('datasets:open', files.length > 1 ? `view file ${i + 1}` : 'the dataset', f),
+        );
+        if (options.labelsFile !== undefined) {
           reads.check('datasets:open', 'the labels file', options.labelsFile);
         }
-        if (options?.mask !== undefined && maskIsPath(options.mask)) {
+        if (options.mask !== undefined && maskIsPath(options.mask)) {
           reads.check('datasets:open', 'the mask file', options.mask);
         }
       }
-      return library.open(path, options ?? {});
+      return library.open(files, options).catch((e: unknown) => {
+        throw asTyped(e, files, typed);
+      });
     },
     'datasets:remove': async ({ id }) => {
       library.remove(id);
@@ -103,7 +113,7 @@ export function createHandlers(
       const mask = await writeMaskFile(dir, stem, presence, completeFraction, seed);
       // The app made it, so reading it again (the mapping form's "Read again") is allowed.
       await reads?.allow(mask);
-      const opened = await library.open(entry.path, { ...entry.options, mask, fold: 1 });
+      const opened = await library.open(entry.files, { ...entry.options, mask, fold: 1 });
       return {
         entry: opened,
         protocol: describeProtocol(completeFraction, presence.views.length),
@@ -112,6 +122,14 @@ export function createHandlers(
     'dialog:openDataset': async () => {
       const chosen = await host.pickFile();
       if (chosen !== null) await reads?.allow(chosen);
+      return chosen;
+    },
+    'dialog:openDatasetFiles': async () => {
+      const chosen = host.pickFiles
+        ? await host.pickFiles()
+        : await host.pickFile().then((p) => (p === null ? null : [p]));
+      if (chosen === null || chosen.length === 0) return null;
+      for (const p of chosen) await reads?.allow(p);
       return chosen;
     },
     'dialog:saveFile': async ({ defaultName, path, overwrite }) => {
@@ -199,6 +217,22 @@ function withoutEcho(channel: string, error: SerializedError): SerializedError {
     name: error.name,
     message: `${channel}: an internal ${error.name} (the details are in the host's log)`,
   };
+}
+
+/**
+ * A missing file named as the user typed it, with where it was looked for, when the two
+ * differ (`~/x.mat`, or a path relative to the host's folder).
+ */
+function asTyped(e: unknown, files: readonly string[], typed: readonly string[]): unknown {
+  if (!(e instanceof Error) || e.name !== 'NotFound') return e;
+  files.forEach((file, i) => {
+    const abs = resolve(file);
+    const asGiven = typed[i]!.trim();
+    if (e.message !== `${abs}: no such file` || asGiven === abs) return;
+    const relative = isAbsolute(file) ? '' : ', relative to the folder the app was started in';
+    e.message = `${asGiven}: no such file (looked for ${abs}${relative})`;
+  });
+  return e;
 }
 
 function named(name: string, message: string): Error {

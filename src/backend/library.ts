@@ -30,8 +30,15 @@ import {
   type WorkerProcess,
 } from './worker-host';
 
-/** Reads a dataset in this process (tests inject a fake). */
-export type Loader = (path: string, options: LoadOptions) => Promise<MultiViewDataset>;
+/**
+ * Reads a dataset in this process (tests inject a fake): `path` is the first file, `files`
+ * every file in view order (`[path]` for a one-file dataset).
+ */
+export type Loader = (
+  path: string,
+  options: LoadOptions,
+  files: readonly string[],
+) => Promise<MultiViewDataset>;
 
 export interface LibraryOptions {
   /**
@@ -73,7 +80,7 @@ export function describeLoaded(dataset: MultiViewDataset): LoadResult {
 }
 
 export class DatasetLibrary {
-  readonly #load: (path: string, options: LoadOptions) => Promise<LoadResult>;
+  readonly #load: (files: readonly string[], options: LoadOptions) => Promise<LoadResult>;
   readonly #loader: WorkerHost<LoadRequest> | null = null;
   readonly #entries = new Map<string, DatasetEntry>();
   /** Which samples each view holds, per entry (small: at most n indices per view). */
@@ -87,7 +94,7 @@ export class DatasetLibrary {
   constructor(options: LibraryOptions = {}) {
     const inProcess = options.load;
     if (inProcess) {
-      this.#load = async (path, o) => describeLoaded(await inProcess(path, o));
+      this.#load = async (files, o) => describeLoaded(await inProcess(files[0]!, o, files));
     } else {
       const loader = new WorkerHost<LoadRequest>({
         spawn: options.spawnLoader ?? spawnSourceLoader,
@@ -98,14 +105,14 @@ export class DatasetLibrary {
         activity: 'loading',
       });
       this.#loader = loader;
-      this.#load = (path, o) => loadInProcess(loader, path, o);
+      this.#load = (files, o) => loadInProcess(loader, files, o);
     }
     const bundled = options.bundled ?? [];
     // Sequential, so that the list order is the order given.
     this.ready = bundled.reduce<Promise<void>>(
       (previous, path) =>
         previous.then(() =>
-          this.#open(path, {}, true).then(
+          this.#open([path], {}, true).then(
             () => undefined,
             (error: unknown) => {
               this.#startupFailures.push({ path, error: asError(error) });
@@ -131,11 +138,12 @@ export class DatasetLibrary {
   }
 
   /**
-   * Opens a dataset, or returns the entry already open for the same file and options.
+   * Opens a dataset, or returns the entry already open for the same files and options. `paths`
+   * is one file, or the files of one dataset in view order (one CSV/NPY file per view).
    * Loading errors propagate unchanged (the loaders' messages name the file and the problem).
    */
-  open(path: string, options: LoadOptions = {}): Promise<DatasetEntry> {
-    return this.#open(path, options, false);
+  open(paths: string | readonly string[], options: LoadOptions = {}): Promise<DatasetEntry> {
+    return this.#open(typeof paths === 'string' ? [paths] : paths, options, false);
   }
 
   /** Stops the loader process (opens after this fail). */
@@ -160,8 +168,9 @@ export class DatasetLibrary {
     return p;
   }
 
-  #open(path: string, options: LoadOptions, bundled: boolean): Promise<DatasetEntry> {
-    const resolved = resolve(path);
+  #open(paths: readonly string[], options: LoadOptions, bundled: boolean): Promise<DatasetEntry> {
+    if (paths.length === 0) return Promise.reject(new Error('a dataset needs at least one file'));
+    const resolved = paths.map((p) => resolve(p));
     const canonical = canonicalOptions(options);
     const id = datasetId(resolved, canonical);
     const cached = this.#entries.get(id);
@@ -178,13 +187,13 @@ export class DatasetLibrary {
 
   async #read(
     id: string,
-    path: string,
+    files: readonly string[],
     options: LoadOptions,
     bundled: boolean,
   ): Promise<DatasetEntry> {
-    await assertExists(path);
-    const { summary, presence } = await this.#load(path, options);
-    const entry: DatasetEntry = { id, path, options, summary, bundled };
+    for (const f of files) await assertExists(f);
+    const { summary, presence } = await this.#load(files, options);
+    const entry: DatasetEntry = { id, path: files[0]!, files, options, summary, bundled };
     this.#presence.set(id, presence);
     this.#entries.set(id, entry);
     return entry;
@@ -204,10 +213,12 @@ function spawnSourceLoader(): WorkerProcess<LoadRequest> {
  */
 async function loadInProcess(
   loader: WorkerHost<LoadRequest>,
-  path: string,
+  files: readonly string[],
   options: LoadOptions,
 ): Promise<LoadResult> {
-  const outcome = await loader.run({ path, options }).outcome;
+  const path = files[0]!;
+  const request: LoadRequest = files.length > 1 ? { path, files, options } : { path, options };
+  const outcome = await loader.run(request).outcome;
   switch (outcome.status) {
     case 'done':
       return outcome.result as LoadResult;
@@ -221,9 +232,13 @@ async function loadInProcess(
   }
 }
 
-/** The id of a file opened with given options: the same file and options give the same id. */
-export function datasetId(resolvedPath: string, options: LoadOptions): string {
-  const key = JSON.stringify([resolvedPath, canonicalOptions(options)]);
+/**
+ * The id of a dataset's files opened with given options: the same files (in the same order)
+ * and options give the same id; a one-file dataset keeps the id of its path alone.
+ */
+export function datasetId(resolved: string | readonly string[], options: LoadOptions): string {
+  const files = typeof resolved === 'string' ? [resolved] : resolved;
+  const key = JSON.stringify([files.length === 1 ? files[0] : files, canonicalOptions(options)]);
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 

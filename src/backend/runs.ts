@@ -210,6 +210,7 @@ export class RunManager {
     const handle = this.#host.run(
       {
         datasetPath: dataset.path,
+        ...(dataset.files.length > 1 ? { datasetFiles: dataset.files } : {}),
         loadOptions: dataset.options,
         method: solver.name,
         params: req.params,

@@ -272,6 +272,29 @@ interface CsvTable {
   readonly data: Float64Array;
 }
 
+/** Data rows looked at to tell prose from a table. */
+const PROSE_SAMPLE_ROWS = 100;
+
+/**
+ * The hint for a text file that is not a data table (a README, notes): when most filled
+ * cells of the first data rows are not numbers, an error about cell counts or text would
+ * otherwise send the user looking for a typo.
+ */
+function proseHint(rows: readonly (readonly string[])[], start: number): string {
+  let filled = 0;
+  let text = 0;
+  for (const cells of rows.slice(start, start + PROSE_SAMPLE_ROWS)) {
+    for (const cell of cells) {
+      if (isMissingCell(cell)) continue;
+      filled++;
+      if (parseCell(cell) === undefined) text++;
+    }
+  }
+  return text * 2 > filled
+    ? '; this file does not look like a data table: a view file holds numbers, one row per sample and one column per feature (is it a text or README file?)'
+    : '';
+}
+
 async function readCsvTable(file: string, header: boolean | 'auto'): Promise<CsvTable> {
   const text = await readText(file);
   if (text.trim() === '')
@@ -339,7 +362,7 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
       }
       throw new DataError(
         file,
-        `expected ${cellsPerRow} cells (as in row ${widthRow + 1}), found ${cells.length}`,
+        `expected ${cellsPerRow} cells (as in row ${widthRow + 1}), found ${cells.length}${proseHint(rows, start)}`,
         { row: rowNo },
       );
     }
@@ -351,7 +374,8 @@ async function readCsvTable(file: string, header: boolean | 'auto'): Promise<Csv
         const decimalComma = /^\s*[+-]?\d+,\d+\s*$/.test(cell)
           ? ' (a decimal comma? write numbers with "." as the decimal separator)'
           : '';
-        throw new DataError(file, `expected a number, found text${decimalComma}`, {
+        const hint = decimalComma || proseHint(rows, start);
+        throw new DataError(file, `expected a number, found text${hint}`, {
           row: rowNo,
           column: j + 1,
         });

@@ -13,11 +13,21 @@ import type { LoadOptions } from '../shared/contract';
 import { DataError } from './errors';
 import { openFailure, openRegularFile, readRegularFile } from './files';
 import { mapVariables } from './mapper';
+import { markOverridden, refuseOverrides } from './mapper/overrides';
 import type { MatFile } from './mat/types';
 import { HDF5_HEAD_BYTES, isHdf5 } from './mat/signature';
 import { parseMatV5 } from './mat/v5';
 
 export type FileKind = 'mat-v5' | 'mat-v7.3' | 'npy' | 'npz' | 'csv';
+
+/** A kind in the words of a message. */
+const KIND_WORDS: Readonly<Record<FileKind, string>> = {
+  'mat-v5': 'MAT',
+  'mat-v7.3': 'MAT (v7.3)',
+  npy: 'NPY',
+  npz: 'NPZ',
+  csv: 'CSV',
+};
 
 /** Reads the first bytes of a file and names its format. */
 export async function sniff(path: string): Promise<FileKind> {
@@ -82,6 +92,7 @@ export async function readVariables(path: string, kind?: FileKind): Promise<MatF
 /**
  * Loads a dataset. `paths` is one MAT/NPZ file, or one CSV/NPY file per view.
  * Options override the mapper's decisions; `labelsFile` names a labels file for CSV/NPY views.
+ * An option the file kind cannot honour is refused (`./mapper/overrides.ts`), never skipped.
  */
 export async function loadDataset(
   paths: string | readonly string[],
@@ -92,18 +103,23 @@ export async function loadDataset(
   if (first === undefined) throw new DataError('(no file)', 'no file was given');
   const kind = await sniff(first);
   if (kind === 'csv' || kind === 'npy') {
+    refuseOverrides('view-files', KIND_WORDS[kind], first, options);
     for (const p of list.slice(1)) {
       const k = await sniff(p);
       if (k !== kind)
         throw new DataError(p, `is ${k}, but the first view file ${first} is ${kind}`);
     }
     const labelOpts = options.labelsFile !== undefined ? { labelsFile: options.labelsFile } : {};
+    let ds: MultiViewDataset;
     if (kind === 'csv') {
       const { loadCsvDataset } = await import('./csv');
-      return loadCsvDataset(list, { ...labelOpts, header: 'auto' });
+      ds = await loadCsvDataset(list, { ...labelOpts, header: 'auto' });
+    } else {
+      const { loadNpyDataset } = await import('./npy');
+      ds = await loadNpyDataset(list, labelOpts);
     }
-    const { loadNpyDataset } = await import('./npy');
-    return loadNpyDataset(list, labelOpts);
+    const decisions = markOverridden(ds.provenance.decisions, options);
+    return { ...ds, provenance: { ...ds.provenance, decisions } };
   }
   if (list.length > 1) {
     throw new DataError(
@@ -111,6 +127,7 @@ export async function loadDataset(
       `only CSV or NPY views come one file per view; ${first} is ${kind}`,
     );
   }
+  refuseOverrides('variables', KIND_WORDS[kind], first, options);
   const file = await readVariables(first, kind);
   let maskFile: MatFile | undefined;
   if (options.mask !== undefined && !file.variables.has(options.mask)) {

@@ -172,23 +172,26 @@ async function start(): Promise<void> {
   runs.subscribe((run) => {
     if (win && !win.isDestroyed()) win.webContents.send('runs:update', run);
   });
+  /** The open dialog; `several`: one dataset's view files, selected together. */
+  const pickOpen = async (several: boolean): Promise<string[] | null> => {
+    const options: OpenDialogOptions = {
+      title: several ? 'Open dataset (one file, or one CSV/NPY file per view)' : 'Open file',
+      properties: several ? ['openFile', 'multiSelections'] : ['openFile'],
+      filters: [
+        { name: 'Datasets', extensions: ['mat', 'csv', 'npy', 'npz'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    };
+    const result = win
+      ? await dialog.showOpenDialog(win, options)
+      : await dialog.showOpenDialog(options);
+    return result.canceled || result.filePaths.length === 0 ? null : result.filePaths;
+  };
   const handlers = createHandlers(
     library,
     {
-      pickFile: async () => {
-        const options: OpenDialogOptions = {
-          title: 'Open dataset',
-          properties: ['openFile'],
-          filters: [
-            { name: 'Datasets', extensions: ['mat', 'csv', 'npy', 'npz'] },
-            { name: 'All files', extensions: ['*'] },
-          ],
-        };
-        const result = win
-          ? await dialog.showOpenDialog(win, options)
-          : await dialog.showOpenDialog(options);
-        return result.canceled ? null : (result.filePaths[0] ?? null);
-      },
+      pickFile: async () => (await pickOpen(false))?.[0] ?? null,
+      pickFiles: () => pickOpen(true),
       dataDir: userData,
       readGrants,
       pickSaveFile: async (defaultName) => {

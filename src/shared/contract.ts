@@ -23,7 +23,7 @@ import {
   expectObject,
   expectString,
   invalid,
-  parseLoadOptions,
+  parseDatasetOpen,
   parseRunEstimate,
   parseRunStart,
 } from './requests';
@@ -43,6 +43,8 @@ export {
   MAX_PARAMS,
   MAX_PARAMS_BYTES,
   MAX_PARAM_STRING,
+  MAX_VIEW_FILES,
+  parseDatasetOpen,
   parseLoadOptions,
   parseRunEstimate,
   parseRunStart,
@@ -64,10 +66,21 @@ export interface LoadOptions {
   labelsFile?: string;
 }
 
+/** What `datasets:open` takes: one path, or the list of a dataset's files. */
+export type DatasetOpenRequest =
+  | { readonly path: string; readonly options?: LoadOptions }
+  | { readonly files: readonly string[]; readonly options?: LoadOptions };
+
 export interface DatasetEntry {
-  /** Stable id within the library (derived from the path and options). */
+  /** Stable id within the library (derived from every file and the options). */
   readonly id: string;
+  /** The first file (kept for display): the data file, or the first view file. */
   readonly path: string;
+  /**
+   * Every file of the dataset, in view order: one MAT/NPZ file, or one CSV/NPY file per view.
+   * The labels file, if any, is `options.labelsFile`.
+   */
+  readonly files: readonly string[];
   readonly options: LoadOptions;
   readonly summary: DatasetSummary;
   /** True for the sample dataset shipped with the app. */
@@ -270,7 +283,12 @@ export interface RunResult {
 
 export interface Channels {
   'datasets:list': { request: null; response: DatasetEntry[] };
-  'datasets:open': { request: { path: string; options?: LoadOptions }; response: DatasetEntry };
+  /**
+   * Opens a dataset: `path` (one file), or `files` (one MAT/NPZ file, or one CSV/NPY file per
+   * view, in view order). A leading `~` is the home folder. An override the file kind cannot
+   * honour is refused (error 'DataError' naming the option), never ignored.
+   */
+  'datasets:open': { request: DatasetOpenRequest; response: DatasetEntry };
   'datasets:remove': { request: { id: string }; response: null };
   'datasets:presence': { request: { id: string }; response: Presence };
   /**
@@ -283,6 +301,11 @@ export interface Channels {
   };
   /** Asks the host for a file to open: the native dialog under Electron; null when cancelled. */
   'dialog:openDataset': { request: null; response: string | null };
+  /**
+   * Asks the host for one or more files (the native dialog with several selectable; the
+   * views of a CSV/NPY dataset); null when cancelled or in a browser.
+   */
+  'dialog:openDatasetFiles': { request: null; response: string[] | null };
   /**
    * Chooses where one export is written, and grants that path for one write: under Electron
    * the native save dialog (null when cancelled); in the web host the typed `path` (a full
@@ -357,15 +380,7 @@ export type EventPayload<E extends EventName> = Events[E];
  */
 const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<C> } = {
   'datasets:list': (p) => expectNull('datasets:list', p),
-  'datasets:open': (p) => {
-    const o = expectObject('datasets:open', p, ['path', 'options']);
-    const path = o['path'];
-    if (typeof path !== 'string' || path.trim() === '') {
-      throw invalid('datasets:open', "'path' must be a non-empty string");
-    }
-    const options = o['options'];
-    return options === undefined ? { path } : { path, options: parseLoadOptions(options) };
-  },
+  'datasets:open': (p) => parseDatasetOpen(p),
   'datasets:remove': (p) => {
     const o = expectObject('datasets:remove', p, ['id']);
     const id = o['id'];
@@ -389,6 +404,7 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
     return { id: expectString(where, o, 'id'), completeFraction: f, seed };
   },
   'dialog:openDataset': (p) => expectNull('dialog:openDataset', p),
+  'dialog:openDatasetFiles': (p) => expectNull('dialog:openDatasetFiles', p),
   'dialog:saveFile': (p) => {
     const where = 'dialog:saveFile';
     const o = expectObject(where, p, ['defaultName', 'path', 'overwrite']);

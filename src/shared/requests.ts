@@ -3,7 +3,7 @@
  * REQUEST_PARSERS): each returns its request typed, or throws an `InvalidRequest` error naming
  * the channel and the field.
  */
-import type { LoadOptions, RunEstimateRequest, RunStart } from './contract';
+import type { DatasetOpenRequest, LoadOptions, RunEstimateRequest, RunStart } from './contract';
 import type { ParamValue } from '../core/solvers/types';
 
 /** Validates untrusted load options: known keys only, each of the right type. */
@@ -40,6 +40,38 @@ export function parseLoadOptions(value: unknown): LoadOptions {
     out.orientation = orientation;
   }
   return out;
+}
+
+/** View files one dataset may have (a bound on the request, far above any real dataset). */
+export const MAX_VIEW_FILES = 64;
+
+/** Validates a `datasets:open` request: `path`, or `files` (1..MAX_VIEW_FILES paths), not both. */
+export function parseDatasetOpen(p: unknown): DatasetOpenRequest {
+  const where = 'datasets:open';
+  const o = expectObject(where, p, ['path', 'files', 'options']);
+  const files = o['files'];
+  const options = (): LoadOptions | undefined =>
+    o['options'] === undefined ? undefined : parseLoadOptions(o['options']);
+  if (files !== undefined) {
+    if (o['path'] !== undefined) throw invalid(where, "give 'path' or 'files', not both");
+    if (!Array.isArray(files) || files.length === 0 || files.length > MAX_VIEW_FILES) {
+      throw invalid(where, `'files' must be a list of 1 to ${MAX_VIEW_FILES} paths`);
+    }
+    const list = files.map((f: unknown, i) => {
+      if (typeof f !== 'string' || f.trim() === '') {
+        throw invalid(where, `'files[${i}]' must be a non-empty string`);
+      }
+      return f;
+    });
+    const parsed = options();
+    return parsed === undefined ? { files: list } : { files: list, options: parsed };
+  }
+  const path = o['path'];
+  if (typeof path !== 'string' || path.trim() === '') {
+    throw invalid(where, "'path' must be a non-empty string");
+  }
+  const parsed = options();
+  return parsed === undefined ? { path } : { path, options: parsed };
 }
 
 /**

@@ -13,7 +13,10 @@ import { TYPED, typedName, type TypedName } from './wire';
 export type { ProtocolKind };
 
 export interface RunRequest {
+  /** The dataset's first file (what a bundle and a message name). */
   readonly datasetPath: string;
+  /** Every file of the dataset in view order, when it has more than `datasetPath`. */
+  readonly datasetFiles?: readonly string[];
   readonly loadOptions: LoadOptions;
   readonly method: string;
   /** Raw parameter values; the worker validates them against the solver's schema. */
@@ -39,6 +42,8 @@ export type ToWorker<Req = RunRequest> =
 /** A loader process's job: read a dataset file as the library would open it. */
 export interface LoadRequest {
   readonly path: string;
+  /** Every file of the dataset in view order, when it has more than `path`. */
+  readonly files?: readonly string[];
   readonly options: LoadOptions;
 }
 

@@ -23,7 +23,7 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
   const t0 = performance.now();
   const solver = getSolver(request.method);
   const params = validateParams(solver.schema, request.params);
-  const ds = await loadDataset(request.datasetPath, request.loadOptions);
+  const ds = await loadDataset(request.datasetFiles ?? request.datasetPath, request.loadOptions);
   const load_s = since(t0);
   const k = request.k ?? ds.labels?.classes.length;
   if (k === undefined) {

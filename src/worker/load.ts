@@ -8,5 +8,5 @@ import { loadDataset } from '../io/load';
 import type { LoadRequest, LoadResult } from '../shared/worker-protocol';
 
 export async function executeLoad(request: LoadRequest): Promise<LoadResult> {
-  return describeLoaded(await loadDataset(request.path, request.options));
+  return describeLoaded(await loadDataset(request.files ?? request.path, request.options));
 }

@@ -6,6 +6,8 @@ import {
   MAX_WRITE_GRANTS,
   ReadGrants,
   WriteGrants,
+  expandHome,
+  expandOptionPaths,
   expandTypedPath,
   grantTypedPath,
   maskIsPath,
@@ -22,6 +24,23 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
+});
+
+describe('typed read paths', () => {
+  it('expand a leading ~ only, and leave other paths as typed', () => {
+    expect(expandHome('~/data/x.mat', '/home/u')).toBe('/home/u/data/x.mat');
+    expect(expandHome(' ~ ', '/home/u')).toBe('/home/u');
+    expect(expandHome('/data/x.mat', '/home/u')).toBe('/data/x.mat');
+    expect(expandHome('x.mat', '/home/u')).toBe('x.mat');
+    expect(expandHome('~user/x.mat', '/home/u')).toBe('~user/x.mat');
+  });
+
+  it('expand the labels file and a mask file, never a mask variable', () => {
+    expect(
+      expandOptionPaths({ labelsFile: '~/y.csv', mask: '~/folds.mat', fold: 2 }, '/home/u'),
+    ).toEqual({ labelsFile: '/home/u/y.csv', mask: '/home/u/folds.mat', fold: 2 });
+    expect(expandOptionPaths({ mask: 'folds' }, '/home/u')).toEqual({ mask: 'folds' });
+  });
 });
 
 describe('typed save paths', () => {

@@ -119,6 +119,33 @@ describe('DatasetLibrary', () => {
   });
 });
 
+describe('DatasetLibrary with several files', () => {
+  it('keys a dataset by all its files in order, the first as its path', async () => {
+    const load = fakeLoader();
+    const library = new DatasetLibrary({ load });
+    const one = await library.open(good);
+    const two = await library.open([good, other]);
+    expect(two.files).toEqual([good, other]);
+    expect(two.path).toBe(good);
+    expect(two.id).not.toBe(one.id);
+    expect(two.id).toBe(datasetId([good, other], {}));
+    expect(await library.open([good, other])).toBe(two);
+    expect((await library.open([other, good])).id).not.toBe(two.id);
+    // A one-file list is the same dataset as its path.
+    expect(await library.open([good])).toBe(one);
+    expect(one.files).toEqual([good]);
+  });
+
+  it('fails when any of the files is missing, naming it', async () => {
+    const library = new DatasetLibrary({ load: fakeLoader() });
+    const gone = join(dir, 'gone.csv');
+    await expect(library.open([good, gone])).rejects.toMatchObject({
+      name: 'NotFound',
+      message: `${gone}: no such file`,
+    });
+  });
+});
+
 describe('handlers', () => {
   it('serve every channel and wrap outcomes in envelopes', async () => {
     const library = new DatasetLibrary({ load: fakeLoader(), bundled: [good] });

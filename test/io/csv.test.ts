@@ -245,6 +245,20 @@ describe('errors', () => {
     expect(e).toMatchObject({ file: p, row: 3, column: 2 });
   });
 
+  it('a text file of prose gets the hint that it is not a data table', async () => {
+    const p = write(
+      'How to use these files\n\nThe views come one per file, and the labels\nare here.\n',
+    );
+    const e = await dataError(loadCsvDataset([p], {}));
+    expect(e.message).toBe(
+      `${p}, row 3: expected 1 cells (as in row 1), found 2; this file does not look like a data table: a view file holds numbers, one row per sample and one column per feature (is it a text or README file?)`,
+    );
+    const words = write('name,notes\nfirst,some words\nsecond,more words\n');
+    expect((await dataError(loadCsvDataset([words], {}))).message).toMatch(
+      /row 2, column 1: expected a number, found text; this file does not look like a data table/,
+    );
+  });
+
   it('a decimal comma gets a hint', async () => {
     const p = write('1;2\n3;4,5\n');
     const e = await dataError(loadCsvDataset([p], {}));

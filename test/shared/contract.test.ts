@@ -24,6 +24,7 @@ import type {
 const entry: DatasetEntry = {
   id: '0123456789abcdef',
   path: '/data/NGs_Per0.5.mat',
+  files: ['/data/NGs_Per0.5.mat'],
   options: { mask: 'folds.mat', fold: 2, orientation: 'd x n' },
   bundled: true,
   summary: {
@@ -136,6 +137,7 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
     responses: [{ entry, protocol: '50% of the samples stay complete' }],
   },
   'dialog:openDataset': { request: null, responses: ['/data/x.mat', null] },
+  'dialog:openDatasetFiles': { request: null, responses: [['/data/a.csv', '/data/b.csv'], null] },
   'dialog:saveFile': { request: { defaultName: 'labels.csv' }, responses: ['/x/labels.csv', null] },
   'methods:list': {
     request: null,

@@ -56,36 +56,52 @@ export class DatasetsState {
     this.recent = [path, ...this.recent.filter((p) => p !== path)].slice(0, 8);
   }
 
-  /** Opens (or re-selects) the dataset at `path`, with mapping overrides, and selects it. */
-  open(path: string, options?: LoadOptions): Promise<void> {
-    const trimmed = path.trim();
-    if (trimmed === '') {
+  /**
+   * Opens (or re-selects) a dataset and selects it: one file, or the files of one dataset in
+   * view order (one CSV/NPY file per view), with mapping overrides (a labels file among them).
+   */
+  open(paths: string | readonly string[], options?: LoadOptions): Promise<void> {
+    const files = (typeof paths === 'string' ? [paths] : paths)
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const first = files[0];
+    if (first === undefined) {
       this.error = new Error('Type the path of a dataset file first.');
       return Promise.resolve();
     }
     this.error = null;
     return this.#run(async () => {
+      const withOptions = options && Object.keys(options).length > 0 ? { options } : {};
       const entry = await call(
         'datasets:open',
-        options && Object.keys(options).length > 0 ? { path: trimmed, options } : { path: trimmed },
+        files.length === 1 ? { path: first, ...withOptions } : { files, ...withOptions },
       );
-      this.entries = await call('datasets:list', null);
-      this.remember(entry.path);
-      this.select(entry.id);
+      await this.#opened(entry);
     });
   }
 
-  /** Asks the host for a file (native dialog) and opens it; nothing happens on cancel. */
+  /**
+   * Asks the host for files (the native dialog, several selectable: the views of a CSV/NPY
+   * dataset) and opens them as one dataset; nothing happens on cancel.
+   */
   pick(): Promise<void> {
     this.error = null;
     return this.#run(async () => {
-      const path = await call('dialog:openDataset', null);
-      if (path === null) return;
-      const entry = await call('datasets:open', { path });
-      this.entries = await call('datasets:list', null);
-      this.remember(entry.path);
-      this.select(entry.id);
+      const files = await call('dialog:openDatasetFiles', null);
+      if (files === null || files.length === 0) return;
+      const entry = await call(
+        'datasets:open',
+        files.length === 1 ? { path: files[0]! } : { files },
+      );
+      await this.#opened(entry);
     });
+  }
+
+  async #opened(entry: DatasetEntry): Promise<void> {
+    this.entries = await call('datasets:list', null);
+    // The recent list holds single paths; a dataset of several files is reopened from the list.
+    if (entry.files.length === 1) this.remember(entry.path);
+    this.select(entry.id);
   }
 
   remove(id: string): Promise<void> {
