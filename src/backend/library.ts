@@ -22,6 +22,7 @@ import type { MultiViewDataset } from '../core/dataset';
 import { presenceBits, reviveError } from '../shared/contract';
 import type { DatasetEntry, LoadOptions, Presence } from '../shared/contract';
 import type { LoadRequest, LoadResult } from '../shared/worker-protocol';
+import { saveDataset, saveFormatOf, type SaveFormat } from '../io/save';
 import {
   DEFAULT_MEMORY_LIMIT_BYTES,
   WorkerHost,
@@ -73,7 +74,8 @@ export function describeLoaded(dataset: MultiViewDataset): LoadResult {
 }
 
 export class DatasetLibrary {
-  readonly #load: (path: string, options: LoadOptions) => Promise<LoadResult>;
+  /** Reads a dataset; with `save`, also writes it there (datasets:save), in the same process. */
+  readonly #load: (path: string, options: LoadOptions, save?: string) => Promise<LoadResult>;
   readonly #loader: WorkerHost<LoadRequest> | null = null;
   readonly #entries = new Map<string, DatasetEntry>();
   /** Which samples each view holds, per entry (small: at most n indices per view). */
@@ -87,7 +89,11 @@ export class DatasetLibrary {
   constructor(options: LibraryOptions = {}) {
     const inProcess = options.load;
     if (inProcess) {
-      this.#load = async (path, o) => describeLoaded(await inProcess(path, o));
+      this.#load = async (path, o, save) => {
+        const dataset = await inProcess(path, o);
+        if (save !== undefined) await saveDataset(dataset, save);
+        return describeLoaded(dataset);
+      };
     } else {
       const loader = new WorkerHost<LoadRequest>({
         spawn: options.spawnLoader ?? spawnSourceLoader,
@@ -98,7 +104,7 @@ export class DatasetLibrary {
         activity: 'loading',
       });
       this.#loader = loader;
-      this.#load = (path, o) => loadInProcess(loader, path, o);
+      this.#load = (path, o, save) => loadInProcess(loader, path, o, save);
     }
     const bundled = options.bundled ?? [];
     // Sequential, so that the list order is the order given.
@@ -136,6 +142,22 @@ export class DatasetLibrary {
    */
   open(path: string, options: LoadOptions = {}): Promise<DatasetEntry> {
     return this.#open(path, options, false);
+  }
+
+  /**
+   * Writes an open dataset, as it was read (overrides and mask applied), to `target` (.mat or
+   * .npz, io/save.ts); the file is read again in the loader, which writes it.
+   */
+  async save(id: string, target: string): Promise<{ path: string; format: SaveFormat }> {
+    const entry = this.#entries.get(id);
+    if (!entry) {
+      const e = new Error(`no open dataset has the id '${id}'`);
+      e.name = 'NotFound';
+      throw e;
+    }
+    const format = saveFormatOf(target);
+    await this.#load(entry.path, entry.options, target);
+    return { path: target, format };
   }
 
   /** Stops the loader process (opens after this fail). */
@@ -206,8 +228,10 @@ async function loadInProcess(
   loader: WorkerHost<LoadRequest>,
   path: string,
   options: LoadOptions,
+  save?: string,
 ): Promise<LoadResult> {
-  const outcome = await loader.run({ path, options }).outcome;
+  const outcome = await loader.run(save === undefined ? { path, options } : { path, options, save })
+    .outcome;
   switch (outcome.status) {
     case 'done':
       return outcome.result as LoadResult;

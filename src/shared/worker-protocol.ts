@@ -40,6 +40,8 @@ export type ToWorker<Req = RunRequest> =
 export interface LoadRequest {
   readonly path: string;
   readonly options: LoadOptions;
+  /** Also write the dataset read to this path (.mat or .npz, io/save.ts): `datasets:save`. */
+  readonly save?: string;
 }
 
 /**

@@ -74,10 +74,7 @@ async function openByPath(path: string): Promise<void> {
   const before = await page.getByTestId('dataset-item').count();
   await page.getByTestId('path-input').fill(path);
   await page.getByTestId('open-path').click();
-  await page.waitForFunction(
-    (n) => document.querySelectorAll('[data-testid="dataset-item"]').length > n,
-    before,
-  );
+  await page.getByTestId('dataset-item').nth(before).waitFor();
 }
 
 describe('the sidebar', () => {

@@ -25,7 +25,7 @@ describe('DatasetInfo', () => {
     expect(screen.getByTestId('info-n').textContent).toBe('50,000');
     expect(screen.getByTestId('labels-summary').textContent).toContain('1 class, from');
     expect(screen.getByTestId('label-size').textContent).toBe('50,000');
-    const d = document.querySelector('[data-col="d"]');
+    const d = screen.getByTestId('view-row').querySelector('[data-col="d"]');
     expect(d?.textContent).toBe('1,200');
   });
 });

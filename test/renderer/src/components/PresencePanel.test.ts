@@ -24,7 +24,7 @@ function presence(V: number, n: number): Presence {
   };
 }
 
-const rows = (): number => document.querySelectorAll('.patterns tbody tr').length;
+const rows = (): number => screen.queryAllByTestId('pattern-row').length;
 
 describe('PresencePanel', () => {
   it('says 8 of 31 patterns are shown, covering how many samples, and shows all on demand', async () => {
