@@ -18,7 +18,7 @@ import type { RunningServer } from '../../src/cli/serve';
 const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
 const TWO_MOON = resolve(REPO, '../shared/datasets/Synthetic/TwoMoon.mat');
 const LONG_NAME =
-  'TwoMoon-with-a-file-name-far-longer-than-the-sidebar-is-wide-so-it-must-be-cut-short.mat';
+  'TwoMoon_with_a_file_name_far_longer_than_the_sidebar_is_wide_so_it_must_be_cut_short.mat';
 
 let server: RunningServer | undefined;
 let library: DatasetLibrary | undefined;
@@ -85,7 +85,7 @@ describe('the sidebar', () => {
     const long = join(folder, LONG_NAME);
     await copyFile(TWO_MOON, long);
     await openByPath(long);
-    const item = page.getByTestId('dataset-item').filter({ hasText: 'TwoMoon-with' });
+    const item = page.getByTestId('dataset-item').filter({ hasText: 'TwoMoon_with' });
     await item.waitFor();
     const widths = await page.locator('aside').evaluate((aside) => ({
       scroll: aside.scrollWidth,
