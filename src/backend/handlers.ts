@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
+import { saveFormatOf } from '../io/save';
 import type { ReadGrants } from './grants';
 import { WriteGrants, expandHome, expandOptionPaths, grantTypedPath, maskIsPath } from './grants';
 import { describeProtocol, writeMaskFile } from './missing';
@@ -118,6 +119,12 @@ export function createHandlers(
         entry: opened,
         protocol: describeProtocol(completeFraction, presence.views.length),
       };
+    },
+    'datasets:save': async ({ id, path }) => {
+      // The format is checked before the grant is spent, so a wrong extension can be retyped.
+      saveFormatOf(path);
+      const target = writes.take('datasets:save', path);
+      return library.save(id, target);
     },
     'dialog:openDataset': async () => {
       const chosen = await host.pickFile();

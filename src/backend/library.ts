@@ -22,6 +22,7 @@ import type { MultiViewDataset } from '../core/dataset';
 import { presenceBits, reviveError } from '../shared/contract';
 import type { DatasetEntry, LoadOptions, Presence } from '../shared/contract';
 import type { LoadRequest, LoadResult } from '../shared/worker-protocol';
+import { saveDataset, saveFormatOf, type SaveFormat } from '../io/save';
 import {
   DEFAULT_MEMORY_LIMIT_BYTES,
   WorkerHost,
@@ -80,7 +81,12 @@ export function describeLoaded(dataset: MultiViewDataset): LoadResult {
 }
 
 export class DatasetLibrary {
-  readonly #load: (files: readonly string[], options: LoadOptions) => Promise<LoadResult>;
+  /** Reads a dataset; with `save`, also writes it there (datasets:save), in the same process. */
+  readonly #load: (
+    files: readonly string[],
+    options: LoadOptions,
+    save?: string,
+  ) => Promise<LoadResult>;
   readonly #loader: WorkerHost<LoadRequest> | null = null;
   readonly #entries = new Map<string, DatasetEntry>();
   /** Which samples each view holds, per entry (small: at most n indices per view). */
@@ -94,7 +100,11 @@ export class DatasetLibrary {
   constructor(options: LibraryOptions = {}) {
     const inProcess = options.load;
     if (inProcess) {
-      this.#load = async (files, o) => describeLoaded(await inProcess(files[0]!, o, files));
+      this.#load = async (files, o, save) => {
+        const dataset = await inProcess(files[0]!, o, files);
+        if (save !== undefined) await saveDataset(dataset, save);
+        return describeLoaded(dataset);
+      };
     } else {
       const loader = new WorkerHost<LoadRequest>({
         spawn: options.spawnLoader ?? spawnSourceLoader,
@@ -105,7 +115,7 @@ export class DatasetLibrary {
         activity: 'loading',
       });
       this.#loader = loader;
-      this.#load = (files, o) => loadInProcess(loader, files, o);
+      this.#load = (files, o, save) => loadInProcess(loader, files, o, save);
     }
     const bundled = options.bundled ?? [];
     // Sequential, so that the list order is the order given.
@@ -144,6 +154,22 @@ export class DatasetLibrary {
    */
   open(paths: string | readonly string[], options: LoadOptions = {}): Promise<DatasetEntry> {
     return this.#open(typeof paths === 'string' ? [paths] : paths, options, false);
+  }
+
+  /**
+   * Writes an open dataset, as it was read (overrides and mask applied), to `target` (.mat or
+   * .npz, io/save.ts); the file is read again in the loader, which writes it.
+   */
+  async save(id: string, target: string): Promise<{ path: string; format: SaveFormat }> {
+    const entry = this.#entries.get(id);
+    if (!entry) {
+      const e = new Error(`no open dataset has the id '${id}'`);
+      e.name = 'NotFound';
+      throw e;
+    }
+    const format = saveFormatOf(target);
+    await this.#load(entry.files, entry.options, target);
+    return { path: target, format };
   }
 
   /** Stops the loader process (opens after this fail). */
@@ -215,9 +241,15 @@ async function loadInProcess(
   loader: WorkerHost<LoadRequest>,
   files: readonly string[],
   options: LoadOptions,
+  save?: string,
 ): Promise<LoadResult> {
   const path = files[0]!;
-  const request: LoadRequest = files.length > 1 ? { path, files, options } : { path, options };
+  const request: LoadRequest = {
+    path,
+    options,
+    ...(files.length > 1 ? { files } : {}),
+    ...(save !== undefined ? { save } : {}),
+  };
   const outcome = await loader.run(request).outcome;
   switch (outcome.status) {
     case 'done':

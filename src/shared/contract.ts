@@ -299,6 +299,14 @@ export interface Channels {
     request: { id: string; completeFraction: number; seed: number };
     response: { entry: DatasetEntry; protocol: string };
   };
+  /**
+   * Saves an open dataset, gaps and mask included, to `path` (granted by dialog:saveFile) as
+   * MAT v5 or NPZ by its extension (io/save.ts: the layout), atomically; read in the loader.
+   */
+  'datasets:save': {
+    request: { id: string; path: string };
+    response: { path: string; format: 'mat' | 'npz' };
+  };
   /** Asks the host for a file to open: the native dialog under Electron; null when cancelled. */
   'dialog:openDataset': { request: null; response: string | null };
   /**
@@ -402,6 +410,13 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
       throw invalid(where, "'seed' must be a non-negative integer");
     }
     return { id: expectString(where, o, 'id'), completeFraction: f, seed };
+  },
+  'datasets:save': (p) => {
+    const o = expectObject('datasets:save', p, ['id', 'path']);
+    return {
+      id: expectString('datasets:save', o, 'id'),
+      path: expectString('datasets:save', o, 'path'),
+    };
   },
   'dialog:openDataset': (p) => expectNull('dialog:openDataset', p),
   'dialog:openDatasetFiles': (p) => expectNull('dialog:openDatasetFiles', p),

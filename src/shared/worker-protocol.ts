@@ -45,6 +45,8 @@ export interface LoadRequest {
   /** Every file of the dataset in view order, when it has more than `path`. */
   readonly files?: readonly string[];
   readonly options: LoadOptions;
+  /** Also write the dataset read to this path (.mat or .npz, io/save.ts): `datasets:save`. */
+  readonly save?: string;
 }
 
 /**

@@ -5,8 +5,11 @@
  */
 import { describeLoaded } from '../backend/library';
 import { loadDataset } from '../io/load';
+import { saveDataset } from '../io/save';
 import type { LoadRequest, LoadResult } from '../shared/worker-protocol';
 
 export async function executeLoad(request: LoadRequest): Promise<LoadResult> {
-  return describeLoaded(await loadDataset(request.files ?? request.path, request.options));
+  const dataset = await loadDataset(request.files ?? request.path, request.options);
+  if (request.save !== undefined) await saveDataset(dataset, request.save);
+  return describeLoaded(dataset);
 }

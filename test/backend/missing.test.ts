@@ -2,7 +2,7 @@
  * The missing-view generator: the protocol's promises on a toy presence, and the round trip
  * through the real loader (the NPZ mask applied as a mask file) on a complete shared dataset.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -85,5 +85,69 @@ describe('datasets:generateMissing', () => {
     expect(made.summary.samplesByViewCount.at(-1)).toBe(105);
     expect(made.summary.samplesByViewCount.reduce((a, b) => a + b, 0)).toBe(210);
     expect(reply.value.protocol).toContain('50% of the samples stay complete');
+  });
+});
+
+describe('datasets:save', () => {
+  it('writes the made dataset, in the loader, to a granted path only; it reopens the same', async () => {
+    const library = new DatasetLibrary();
+    onTestFinished(() => library.dispose());
+    const out = join(TMP, 'saved');
+    mkdirSync(out);
+    const handlers = createHandlers(library, { pickFile: async () => null, dataDir: TMP });
+    const entry = await library.open(join(DATASETS, 'MSRC-v1/MSRCV1.mat'));
+    const made = await invoke(handlers, 'datasets:generateMissing', {
+      id: entry.id,
+      completeFraction: 0.5,
+      seed: 3,
+    });
+    if (!made.ok) throw new Error(made.error.message);
+    const id = made.value.entry.id;
+    const target = join(out, 'MSRC-missing.mat');
+
+    // No grant: refused, nothing written.
+    const refused = await invoke(handlers, 'datasets:save', { id, path: target });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.name).toBe('Forbidden');
+    expect(existsSync(target)).toBe(false);
+
+    // A wrong extension is refused before the grant is spent.
+    const txt = join(out, 'MSRC-missing.txt');
+    expect((await invoke(handlers, 'dialog:saveFile', { defaultName: 'x', path: txt })).ok).toBe(
+      true,
+    );
+    const wrong = await invoke(handlers, 'datasets:save', { id, path: txt });
+    expect(!wrong.ok && wrong.error.message).toContain('saved as .mat (MAT v5) or .npz');
+
+    for (const path of [target, join(out, 'MSRC-missing.npz')]) {
+      const granted = await invoke(handlers, 'dialog:saveFile', { defaultName: 'x', path });
+      expect(granted.ok).toBe(true);
+      const saved = await invoke(handlers, 'datasets:save', { id, path });
+      if (!saved.ok) throw new Error(saved.error.message);
+      expect(saved.value).toEqual({ path, format: path.endsWith('.mat') ? 'mat' : 'npz' });
+      const back = await library.open(path);
+      expect(back.summary.missingness).toBe('nan-columns');
+      expect(back.summary.samplesByViewCount).toEqual(made.value.entry.summary.samplesByViewCount);
+      expect(back.summary.views.map((v) => [v.d, v.present])).toEqual(
+        made.value.entry.summary.views.map((v) => [v.d, v.present]),
+      );
+      expect(library.presence(back.id).bits).toEqual(library.presence(id).bits);
+      expect(back.summary.labels?.sizes).toEqual(made.value.entry.summary.labels?.sizes);
+      // The grant was for one write.
+      const again = await invoke(handlers, 'datasets:save', { id, path });
+      expect(!again.ok && again.error.name).toBe('Forbidden');
+    }
+  });
+
+  it('names an unknown dataset', async () => {
+    const library = new DatasetLibrary({ load: async () => Promise.reject(new Error('unused')) });
+    const handlers = createHandlers(library, { pickFile: async () => null, dataDir: TMP });
+    const path = join(TMP, 'none.mat');
+    await invoke(handlers, 'dialog:saveFile', { defaultName: 'x', path });
+    const reply = await invoke(handlers, 'datasets:save', { id: 'nope', path });
+    expect(!reply.ok && reply.error).toMatchObject({
+      name: 'NotFound',
+      message: "no open dataset has the id 'nope'",
+    });
   });
 });

@@ -136,6 +136,10 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
     request: { id: entry.id, completeFraction: 0.5, seed: 3 },
     responses: [{ entry, protocol: '50% of the samples stay complete' }],
   },
+  'datasets:save': {
+    request: { id: entry.id, path: '/data/x-missing.mat' },
+    responses: [{ path: '/data/x-missing.mat', format: 'mat' }],
+  },
   'dialog:openDataset': { request: null, responses: ['/data/x.mat', null] },
   'dialog:openDatasetFiles': { request: null, responses: [['/data/a.csv', '/data/b.csv'], null] },
   'dialog:saveFile': { request: { defaultName: 'labels.csv' }, responses: ['/x/labels.csv', null] },

@@ -133,6 +133,21 @@ export class DatasetsState {
     });
   }
 
+  /** What the last `save` wrote, until the next save. */
+  saved = $state<string | null>(null);
+
+  /** Saves the selected dataset, gaps and mask included, to a granted .mat or .npz path. */
+  save(path: string): Promise<void> {
+    const id = this.selectedId;
+    if (id === null) return Promise.resolve();
+    this.error = null;
+    this.saved = null;
+    return this.#run(async () => {
+      const out = await call('datasets:save', { id, path });
+      this.saved = `Saved ${out.path} (${out.format === 'mat' ? 'MAT v5' : 'NPZ'}).`;
+    });
+  }
+
   dismissError(): void {
     this.error = null;
   }

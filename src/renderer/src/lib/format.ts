@@ -22,3 +22,19 @@ export function fmtBytes(b: number): string {
   }
   return `${b.toFixed(b < 10 && i > 0 ? 1 : 0)} ${units[i]}`;
 }
+
+/** One grouping for every count the views show (50,000), so screens agree with each other. */
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A whole count with en-US thousands separators: 50000 → "50,000". */
+export function fmtCount(n: number): string {
+  return Number.isFinite(n) ? COUNT.format(n) : '–';
+}
+
+/**
+ * A count with its noun, singular for exactly one: (1, 'view') → "1 view", (2000, 'sample')
+ * → "2,000 samples". `many` for nouns whose plural is not noun + "s".
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${fmtCount(n)} ${n === 1 ? one : many}`;
+}

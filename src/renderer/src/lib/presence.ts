@@ -38,3 +38,21 @@ export function patternCounts(p: Presence): { views: number[]; count: number }[]
       count,
     }));
 }
+
+/** The patterns the "Views present" table lists, and what it leaves out. */
+export interface PatternTable {
+  readonly rows: readonly { views: number[]; count: number }[];
+  /** Distinct patterns in the dataset. */
+  readonly total: number;
+  /** Samples the listed rows cover. */
+  readonly covered: number;
+}
+
+/** The `limit` most frequent patterns (all when `limit` is null), with the totals to state. */
+export function patternTable(
+  counts: readonly { views: number[]; count: number }[],
+  limit: number | null,
+): PatternTable {
+  const rows = limit === null ? counts : counts.slice(0, limit);
+  return { rows, total: counts.length, covered: rows.reduce((s, r) => s + r.count, 0) };
+}
