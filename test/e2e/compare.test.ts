@@ -239,5 +239,12 @@ describe('Compare in a browser, with the real worker', () => {
     expect(await blobs.getByTestId('compare-cohort').textContent()).toBe(
       'Paper protocol, 2 seeds, k = 2: no like run to rank against',
     );
+    // The k typed for one dataset stays with it: the sample's field shows its class count.
+    await page.getByTestId('dataset-item').filter({ hasText: 'NGs_Per0.5.mat' }).click();
+    await page.getByTestId('info-file').filter({ hasText: 'NGs_Per0.5.mat' }).waitFor();
+    await page.getByTestId('tab-compare').click();
+    expect(await k.inputValue()).toBe('');
+    expect(await k.getAttribute('placeholder')).toBe('5');
+    expect(await page.getByTestId('compare-k-error').count()).toBe(0);
   }, 120_000);
 });
