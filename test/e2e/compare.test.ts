@@ -102,7 +102,7 @@ async function runOnce(normalize: string, protocol: 'single' | 'paper', seeds = 
     .getByTestId('run-item')
     .first()
     .and(page.locator('[data-status="done"]'))
-    .waitFor({ timeout: 60_000 });
+    .waitFor({ timeout: 120_000 });
 }
 
 const group = (name: string): Locator =>
@@ -193,7 +193,7 @@ describe('Compare in a browser, with the real worker', () => {
       ['none', 'single', '1', '1', '7'],
     ]);
     expect(rows.filter((r) => r['dataset'] === 'NGs_Per0.5.mat')).toHaveLength(1);
-  }, 180_000);
+  }, 300_000); // three runs through one worker on a shared 2-core machine
 
   it('asks for k on an unlabelled dataset and shows a failed comparison in the Compare tab', async () => {
     ready();
@@ -223,14 +223,14 @@ describe('Compare in a browser, with the real worker', () => {
     await rm(csv);
     await page.getByTestId('compare-run').click();
     const failed = page.getByTestId('compare-failed-run');
-    await failed.waitFor({ timeout: 60_000 });
+    await failed.waitFor({ timeout: 120_000 });
     expect(await failed.textContent()).toContain('blobs.csv');
 
     // Back in place, the same batch runs with k = 2.
     await writeFile(csv, rows.join('\n') + '\n');
     await page.getByTestId('compare-run').click();
     const blobs = group('blobs.csv');
-    await blobs.getByTestId('compare-row').waitFor({ timeout: 60_000 });
+    await blobs.getByTestId('compare-row').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('compare-failed').count()).toBe(0);
     expect(await blobs.getByTestId('compare-group-facts').textContent()).toBe(
       '40 samples · 1 view · no labels',
@@ -246,5 +246,5 @@ describe('Compare in a browser, with the real worker', () => {
     expect(await k.inputValue()).toBe('');
     expect(await k.getAttribute('placeholder')).toBe('5');
     expect(await page.getByTestId('compare-k-error').count()).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
