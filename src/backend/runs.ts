@@ -28,7 +28,7 @@ import type {
   RunStart,
   SerializedError,
 } from '../shared/contract';
-import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
+import type { Progress, SeedView, WorkerRunResult } from '../shared/worker-protocol';
 import { estimateMemory } from './estimate';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
@@ -101,7 +101,8 @@ export class RunManager {
   readonly #solvers: readonly Solver[];
   readonly #memoryLimit: number | null;
   readonly #runs = new Map<string, Entry>();
-  readonly #results = new Map<string, RunResult>();
+  /** Each kept result: the first seed's, and what the other seeds' views need. */
+  readonly #results = new Map<string, StoredResult>();
   /** What each kept result takes (resultBytes), and their sum. */
   readonly #resultBytes = new Map<string, number>();
   #storedBytes = 0;
@@ -252,9 +253,10 @@ export class RunManager {
     if (entry.info.status === 'queued' || entry.info.status === 'running') entry.cancel();
   }
 
-  result(id: string): RunResult {
+  /** A finished run's result, drawn for `seed` (default its first); throws for another seed. */
+  result(id: string, seed?: number): RunResult {
     const r = this.#results.get(id);
-    if (r) return r;
+    if (r) return seed === undefined ? r.first : seedResult(r, seed);
     const info = this.#runs.get(id)?.info;
     if (!info) throw named('NotFound', `no run has the id '${id}'`);
     if (info.status !== 'done') throw named('NotReady', `run ${id} is ${info.status}: no result`);
@@ -265,9 +267,16 @@ export class RunManager {
     );
   }
 
-  /** Writes labels.csv of a finished run to `path` atomically; returns the data rows written. */
-  async exportLabels(id: string, path: string): Promise<{ path: string; rows: number }> {
-    const result = this.result(id);
+  /**
+   * Writes labels.csv of a finished run (of `seed`, default the first) to `path` atomically;
+   * returns the data rows written.
+   */
+  async exportLabels(
+    id: string,
+    path: string,
+    seed?: number,
+  ): Promise<{ path: string; rows: number }> {
+    const result = this.result(id, seed);
     await writeFileAtomic(path, await labelsCsvOf(result));
     return { path, rows: result.clusters.length };
   }
@@ -356,6 +365,8 @@ export class RunManager {
       seeds: [...r.result.seeds],
       metrics: r.result.metrics,
       perSeed: r.result.perSeed.map((s) => ({ seed: s.seed, metrics: s.metrics })),
+      seed: r.result.seeds[0] ?? 0,
+      sharedSolve: (v.otherSeeds ?? []).some((o) => o.solve === null),
       objective: [...r.result.objective],
       traces: Object.fromEntries(Object.entries(v.traces).map(([k, t]) => [k, [...t]])),
       iterations: r.result.iterations,
@@ -380,8 +391,13 @@ export class RunManager {
       diagnostics: plain(v.diagnostics) as Record<string, unknown>,
       bundle: r.bundle,
     };
-    this.#results.set(id, result);
-    const bytes = resultBytes(result);
+    const stored: StoredResult = {
+      first: result,
+      iterations: r.result.perSeed.map((s) => s.iterations),
+      others: v.otherSeeds ?? [],
+    };
+    this.#results.set(id, stored);
+    const bytes = resultBytes(result) + stored.others.reduce((a, o) => a + seedViewBytes(o), 0);
     this.#resultBytes.set(id, bytes);
     this.#storedBytes += bytes;
     // Oldest first; the newest result stays even alone over the budget (it was just asked for).
@@ -446,6 +462,65 @@ export class RunManager {
       }
     }
   }
+}
+
+/** A kept result: the first seed's as drawn, and the other seeds' differences (SeedView). */
+interface StoredResult {
+  readonly first: RunResult;
+  /** Solver iterations of each seed, in the order of `first.seeds`. */
+  readonly iterations: readonly number[];
+  /** Seeds 2..N (`first.seeds[i + 1]`). */
+  readonly others: readonly SeedView[];
+}
+
+/**
+ * The result drawn for `seed`: the first seed's with that seed's clusters, confusion and
+ * traces, and its own solve's objective, projection and charts unless one solve served all.
+ */
+function seedResult(r: StoredResult, seed: number): RunResult {
+  const { first } = r;
+  const i = first.seeds.indexOf(seed);
+  if (i < 0) {
+    throw named(
+      'NotFound',
+      `run ${first.id} has no seed ${seed}; its seeds are ${first.seeds[0]} to ${first.seeds.at(-1)}`,
+    );
+  }
+  if (i === 0) return first;
+  const other = r.others[i - 1];
+  if (!other) throw named('NotFound', `run ${first.id} kept no charts of seed ${seed}`);
+  const solve = other.solve;
+  return {
+    ...first,
+    seed,
+    clusters: other.clusters,
+    confusion: other.confusion,
+    traces: other.traces,
+    iterations: r.iterations[i] ?? first.iterations,
+    ...(solve
+      ? {
+          objective: [...solve.objective],
+          projection: {
+            x: solve.projection.x,
+            y: solve.projection.y,
+            explained: [...solve.projection.explained],
+            dims: solve.projection.dims,
+          },
+          charts: plain(solve.charts) as SolverCharts,
+        }
+      : {}),
+  };
+}
+
+/** About what one seed's view takes in memory (as `resultBytes` counts). */
+function seedViewBytes(o: SeedView): number {
+  let bytes = 256 + o.clusters.byteLength + 8 * (o.confusion?.counts.length ?? 0) ** 2;
+  for (const t of Object.values(o.traces)) bytes += 8 * t.length;
+  if (o.solve) {
+    bytes += o.solve.projection.x.byteLength + o.solve.projection.y.byteLength;
+    bytes += 8 * o.solve.objective.length + 2 * JSON.stringify(o.solve.charts).length;
+  }
+  return bytes;
 }
 
 /**
