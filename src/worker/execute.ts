@@ -14,12 +14,7 @@ import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { drive, since } from '../backend/drive';
 import { compactCodes } from '../shared/contract';
-import type {
-  RunRequest,
-  RunView,
-  SolveView,
-  WorkerRunResult,
-} from '../shared/worker-protocol';
+import type { RunRequest, RunView, SolveView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
 export type { RunView, WorkerRunResult };
