@@ -1,7 +1,7 @@
 /**
  * The run driver both solver hosts share (the worker, worker/execute.ts, and the CLI,
  * cli/run.ts): it drives the evaluation protocol's generator to its end, times each `next()`
- * into the stage of the step it returned (core/protocol.ts's timing contract), keeps the first
+ * into the stage of the step it returned (core/protocol.ts's timing contract), keeps each
  * seed's traces and the first solve's output, and reports every step to the host. An async
  * host (the worker) passes `beforeStep`, awaited before every `next()`, to yield to its event
  * loop so that a cancel can arrive (it throws to stop the run); the CLI passes none and the
@@ -23,6 +23,11 @@ export interface DriveHooks {
   readonly beforeStep?: () => Promise<void>;
   /** Every step, after it was timed. */
   readonly onStep?: (step: ProtocolStep) => void;
+  /**
+   * Every solve's output, in order, as the solver returns it (inside a timed `next()`: keep
+   * it, do the work in `onStep`).
+   */
+  readonly onOutput?: (output: SolverOutput) => void;
 }
 
 export interface Driven {
@@ -33,6 +38,8 @@ export interface Driven {
   readonly stageSeconds: Record<string, number>;
   /** Objective per iteration of each stage of the first seed (see `recordTrace`). */
   readonly traces: Record<string, number[]>;
+  /** The same for every seed, in order (seedTraces[0] is `traces`). */
+  readonly seedTraces: readonly Record<string, number[]>[];
   /** Seconds of the solver's own stages (every stage but 'kmeans' and 'metrics'). */
   readonly solve_s: number;
   /** Seconds of the 'kmeans' stage. */
@@ -61,12 +68,14 @@ export async function drive(
     run: function* (d, p, kk, rng) {
       const out = yield* solver.run(d, p, kk, rng);
       firstOutput ??= out;
+      hooks.onOutput?.(out);
       return out;
     },
   };
   const gen = evaluate(ds, watched, params, k, options);
   const stageSeconds: Record<string, number> = {};
   const traces: Record<string, number[]> = {};
+  const seedTraces: Record<string, number[]>[] = [traces];
   let solve_s = 0;
   let kmeans_s = 0;
   for (;;) {
@@ -75,11 +84,12 @@ export async function drive(
     const r = gen.next();
     const dt = since(t);
     if (r.done) {
-      return { result: r.value, firstOutput, stageSeconds, traces, solve_s, kmeans_s };
+      return { result: r.value, firstOutput, stageSeconds, traces, seedTraces, solve_s, kmeans_s };
     }
     const stage = r.value.step.stage;
     stageSeconds[stage] = (stageSeconds[stage] ?? 0) + dt;
-    recordTrace(traces, r.value.seedIndex, r.value.step);
+    const seedIndex = r.value.seedIndex;
+    recordTrace((seedTraces[seedIndex - 1] ??= {}), r.value.step);
     if (stage === 'kmeans') kmeans_s += dt;
     else if (stage !== 'metrics') solve_s += dt;
     hooks.onStep?.(r.value);
@@ -87,11 +97,11 @@ export async function drive(
 }
 
 /**
- * Keeps the objective per iteration of each stage of the first seed (k-means: its first
- * replicate), for the convergence chart; closing steps (values.end) are not iterations.
+ * Keeps the objective per iteration of each stage of a seed (k-means: its first replicate),
+ * for the convergence chart; closing steps (values.end) are not iterations.
  */
-function recordTrace(traces: Record<string, number[]>, seedIndex: number, step: SolverStep): void {
-  if (seedIndex !== 1 || step.objective === null || step.values?.['end'] === 1) return;
+function recordTrace(traces: Record<string, number[]>, step: SolverStep): void {
+  if (step.objective === null || step.values?.['end'] === 1) return;
   if (step.stage === 'kmeans' && (step.values?.['replicate'] ?? 0) !== 0) return;
   (traces[step.stage] ??= []).push(step.objective);
 }

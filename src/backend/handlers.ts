@@ -165,10 +165,10 @@ export function createHandlers(
       manager().cancel(id);
       return null;
     },
-    'runs:result': async ({ id }) => manager().result(id),
-    'runs:exportLabels': async ({ id, path }) => {
+    'runs:result': async ({ id, seed }) => manager().result(id, seed),
+    'runs:exportLabels': async ({ id, path, seed }) => {
       const target = writes.take('runs:exportLabels', path);
-      return manager().exportLabels(id, target);
+      return manager().exportLabels(id, target, seed);
     },
     'runs:exportBundle': async ({ id, path }) => {
       const target = writes.take('runs:exportBundle', path);

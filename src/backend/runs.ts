@@ -30,6 +30,7 @@ import type {
 } from '../shared/contract';
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
 import { estimateMemory } from './estimate';
+import { plain, seedResult, seedViewBytes, type StoredResult } from './seeds';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
 
@@ -101,7 +102,8 @@ export class RunManager {
   readonly #solvers: readonly Solver[];
   readonly #memoryLimit: number | null;
   readonly #runs = new Map<string, Entry>();
-  readonly #results = new Map<string, RunResult>();
+  /** Each kept result: the first seed's, and what the other seeds' views need. */
+  readonly #results = new Map<string, StoredResult>();
   /** What each kept result takes (resultBytes), and their sum. */
   readonly #resultBytes = new Map<string, number>();
   #storedBytes = 0;
@@ -253,9 +255,10 @@ export class RunManager {
     if (entry.info.status === 'queued' || entry.info.status === 'running') entry.cancel();
   }
 
-  result(id: string): RunResult {
+  /** A finished run's result, drawn for `seed` (default its first); throws for another seed. */
+  result(id: string, seed?: number): RunResult {
     const r = this.#results.get(id);
-    if (r) return r;
+    if (r) return seed === undefined ? r.first : seedResult(r, seed);
     const info = this.#runs.get(id)?.info;
     if (!info) throw named('NotFound', `no run has the id '${id}'`);
     if (info.status !== 'done') throw named('NotReady', `run ${id} is ${info.status}: no result`);
@@ -266,9 +269,16 @@ export class RunManager {
     );
   }
 
-  /** Writes labels.csv of a finished run to `path` atomically; returns the data rows written. */
-  async exportLabels(id: string, path: string): Promise<{ path: string; rows: number }> {
-    const result = this.result(id);
+  /**
+   * Writes labels.csv of a finished run (of `seed`, default the first) to `path` atomically;
+   * returns the data rows written.
+   */
+  async exportLabels(
+    id: string,
+    path: string,
+    seed?: number,
+  ): Promise<{ path: string; rows: number }> {
+    const result = this.result(id, seed);
     await writeFileAtomic(path, await labelsCsvOf(result));
     return { path, rows: result.clusters.length };
   }
@@ -357,6 +367,8 @@ export class RunManager {
       seeds: [...r.result.seeds],
       metrics: r.result.metrics,
       perSeed: r.result.perSeed.map((s) => ({ seed: s.seed, metrics: s.metrics })),
+      seed: r.result.seeds[0] ?? 0,
+      sharedSolve: (v.otherSeeds ?? []).some((o) => o.solve === null),
       objective: [...r.result.objective],
       traces: Object.fromEntries(Object.entries(v.traces).map(([k, t]) => [k, [...t]])),
       iterations: r.result.iterations,
@@ -381,8 +393,13 @@ export class RunManager {
       diagnostics: plain(v.diagnostics) as Record<string, unknown>,
       bundle: r.bundle,
     };
-    this.#results.set(id, result);
-    const bytes = resultBytes(result);
+    const stored: StoredResult = {
+      first: result,
+      iterations: r.result.perSeed.map((s) => s.iterations),
+      others: v.otherSeeds ?? [],
+    };
+    this.#results.set(id, stored);
+    const bytes = resultBytes(result) + stored.others.reduce((a, o) => a + seedViewBytes(o), 0);
     this.#resultBytes.set(id, bytes);
     this.#storedBytes += bytes;
     // Oldest first; the newest result stays even alone over the budget (it was just asked for).
@@ -495,19 +512,6 @@ export async function labelsCsvOf(r: RunResult): Promise<string> {
 function csvField(v: string | number): string {
   const s = String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** Typed arrays and other array-likes as plain arrays, recursively: JSON-safe diagnostics. */
-function plain(value: unknown): unknown {
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    return Array.from(value as unknown as ArrayLike<number>);
-  }
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return null;
-  return value;
 }
 
 /** The validated parameters, or null when the schema refuses them. */

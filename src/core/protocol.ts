@@ -27,6 +27,9 @@
  * with every view's missing samples filled by the one rule of `solvers/complete.ts`, and the
  * run's notes say so (the solver's own note when it placed it, else the protocol's).
  *
+ * Every seed's labels are returned (4 bytes a sample a seed), so a host can show any seed's
+ * clusters; the metrics of every seed are in `perSeed`.
+ *
  * Summary over seeds: mean and the sample standard deviation with N − 1 in the denominator,
  * √(Σ (x_i − mean)² / (N − 1)), as MATLAB's `std` (what the reference code reports); with one
  * seed the std is 0 (not N − 1 = 0's NaN, which JSON cannot hold).
@@ -91,8 +94,10 @@ export interface SeedRun {
 }
 
 export interface ProtocolResult {
-  /** (n,) 0-based cluster of each sample, from the first seed. */
+  /** (n,) 0-based cluster of each sample, from the first seed (seedLabels[0]). */
   readonly labels: Int32Array;
+  /** (n,) labels of each seed, in the order of `seeds`: what a host shows for another seed. */
+  readonly seedLabels: readonly Int32Array[];
   readonly perSeed: readonly SeedRun[];
   /** Metric name -> mean ± std over the seeds. */
   readonly metrics: Readonly<Record<string, MetricSummary>>;
@@ -361,6 +366,7 @@ export function* evaluate(
     solver.input === 'complete' ? fillMissing(given) : { input: given, note: null };
   const seedCount = resolved.seeds.length;
   const perSeed: SeedRun[] = [];
+  const seedLabels: Int32Array[] = [];
   const notes: string[] = [];
   /** Seeds whose labels left clusters empty, with the count of non-empty ones. */
   const short: { seed: number; clusters: number }[] = [];
@@ -415,6 +421,7 @@ export function* evaluate(
       iterations: output.iterations,
       converged: output.converged && kmeansConverged,
     });
+    seedLabels.push(labels);
     first ??= { output, labels };
   }
   const { output, labels } = first!;
@@ -433,6 +440,7 @@ export function* evaluate(
   }
   return {
     labels,
+    seedLabels,
     perSeed,
     metrics: summarizeMetrics(perSeed),
     objective: [...output.objective],

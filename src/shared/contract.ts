@@ -246,24 +246,32 @@ export interface RunResult {
   readonly seeds: readonly number[];
   readonly metrics: Readonly<Record<string, MetricSummary>>;
   readonly perSeed: readonly { seed: number; metrics: Readonly<Record<string, number>> }[];
-  /** The first solve's objective per iteration (empty for a method without one). */
+  /**
+   * The seed the charts, the clusters, the confusion matrix and the labels export below come
+   * from: the first of `seeds` unless `runs:result` asked for another.
+   */
+  readonly seed: number;
+  /** True when one solve served every seed (a deterministic method): only k-means differs. */
+  readonly sharedSolve: boolean;
+  /** The objective per iteration of `seed`'s solve (empty for a method without one). */
   readonly objective: readonly number[];
-  /** Objective per iteration of each stage of the first seed (e.g. 'kmeans': its SSE). */
+  /** Objective per iteration of each stage of `seed` (e.g. 'kmeans': its SSE). */
   readonly traces: Readonly<Record<string, readonly number[]>>;
+  /** Iterations of `seed`'s solve. */
   readonly iterations: number;
   readonly converged: boolean;
   readonly notes: readonly string[];
   /** Seconds per stage, in order. */
   readonly stages: readonly { stage: string; seconds: number }[];
   readonly totalSeconds: number;
-  /** 2-D PCA of the embedding: one point per sample, x and y (n,) in single precision (drawn only). */
+  /** 2-D PCA of `seed`'s embedding: one point per sample, x and y (n,) in single precision (drawn only). */
   readonly projection: {
     readonly x: Float32Array;
     readonly y: Float32Array;
     readonly explained: readonly number[];
     readonly dims: number;
   };
-  /** (n,) 0-based cluster of each sample (first seed). */
+  /** (n,) 0-based cluster of each sample (`seed`'s). */
   readonly clusters: CodeArray;
   /** (n,) 0-based class code of each sample, and the class values; null without labels. */
   readonly truth: CodeArray | null;
@@ -271,9 +279,9 @@ export interface RunResult {
   /** (n,) number of views each sample is missing from. */
   readonly missingViews: Uint8Array;
   readonly sampleIds: readonly string[] | null;
-  /** Classes × clusters after Hungarian alignment; null without labels. */
+  /** Classes × clusters (`seed`'s) after Hungarian alignment; null without labels. */
   readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
-  /** The first solve's typed chart data (spectrum, weights, heatmap); what the results draw. */
+  /** `seed`'s solve's typed chart data (spectrum, weights, heatmap); what the results draw. */
   readonly charts: SolverCharts;
   /** Method-specific plain data, as the run bundle keeps it (not drawn). */
   readonly diagnostics: Readonly<Record<string, unknown>>;
@@ -338,10 +346,14 @@ export interface Channels {
   'runs:list': { request: null; response: RunInfo[] };
   /** Cancels a queued or running run; the run is marked 'cancelled' within a second. */
   'runs:cancel': { request: { id: string }; response: null };
-  'runs:result': { request: { id: string }; response: RunResult };
-  /** Writes labels.csv of a finished run to `path` (granted by dialog:saveFile), atomically. */
+  /** A finished run's result, drawn for `seed` (one of its seeds; default the first). */
+  'runs:result': { request: { id: string; seed?: number }; response: RunResult };
+  /**
+   * Writes labels.csv of a finished run (of `seed`, default the first) to `path` (granted by
+   * dialog:saveFile), atomically.
+   */
   'runs:exportLabels': {
-    request: { id: string; path: string };
+    request: { id: string; path: string; seed?: number };
     response: { path: string; rows: number };
   };
   /** Copies the run bundle folder (run.json + labels.csv) to `path` (granted), atomically. */
@@ -380,6 +392,16 @@ export const DROPPED_PATH_MESSAGE = 'internal:droppedPath';
 
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = Events[E];
+
+/** A request's optional `seed` (one of a run's seeds): a non-negative safe integer. */
+function optionalSeed(where: string, o: Readonly<Record<string, unknown>>): number | undefined {
+  const v = o['seed'];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw invalid(where, "'seed' must be a non-negative integer");
+  }
+  return v;
+}
 
 /**
  * The run-time check of each channel's request: returns the request typed, or throws an
@@ -439,12 +461,18 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
   'runs:start': (p) => parseRunStart(p),
   'runs:list': (p) => expectNull('runs:list', p),
   'runs:cancel': (p) => ({ id: expectId('runs:cancel', p) }),
-  'runs:result': (p) => ({ id: expectId('runs:result', p) }),
+  'runs:result': (p) => {
+    const o = expectObject('runs:result', p, ['id', 'seed']);
+    const seed = optionalSeed('runs:result', o);
+    return { id: expectString('runs:result', o, 'id'), ...(seed !== undefined ? { seed } : {}) };
+  },
   'runs:exportLabels': (p) => {
-    const o = expectObject('runs:exportLabels', p, ['id', 'path']);
+    const o = expectObject('runs:exportLabels', p, ['id', 'path', 'seed']);
+    const seed = optionalSeed('runs:exportLabels', o);
     return {
       id: expectString('runs:exportLabels', o, 'id'),
       path: expectString('runs:exportLabels', o, 'path'),
+      ...(seed !== undefined ? { seed } : {}),
     };
   },
   'runs:exportBundle': (p) => {

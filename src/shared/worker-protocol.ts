@@ -165,7 +165,8 @@ export interface WorkerRunResult {
   readonly method: string;
   readonly params: Params;
   readonly k: number;
-  readonly result: ProtocolResult;
+  /** The protocol's result without its per-seed labels (they cross compact, in `view`). */
+  readonly result: Omit<ProtocolResult, 'seedLabels'>;
   /** Host-measured seconds (as run.json's `timings`). */
   readonly timings: {
     readonly total_s: number;
@@ -208,4 +209,28 @@ export interface RunView {
   readonly charts: SolverCharts;
   /** The solver's diagnostics of the first solve, kept for the bundle (never drawn). */
   readonly diagnostics: Readonly<Record<string, unknown>>;
+  /**
+   * Seeds 2..N of a paper-protocol run, in order: what their charts and labels need beyond
+   * the first seed's (absent or empty for one seed).
+   */
+  readonly otherSeeds?: readonly SeedView[];
+}
+
+/** What one seed's charts and labels need that is not the first seed's. */
+export interface SeedView {
+  /** (n,) 0-based cluster of each sample. */
+  readonly clusters: CodeArray;
+  /** Classes × clusters of this seed's labels (as RunView.confusion); null without labels. */
+  readonly confusion: { readonly counts: number[][]; readonly clusterOrder: number[] } | null;
+  /** Objective per iteration of each stage of this seed. */
+  readonly traces: Readonly<Record<string, readonly number[]>>;
+  /** This seed's own solve; null when one solve serves every seed (a deterministic method). */
+  readonly solve: SolveView | null;
+}
+
+/** What one solve adds to the charts: its objective, the PCA of its embedding, its charts. */
+export interface SolveView {
+  readonly objective: readonly number[];
+  readonly projection: RunView['projection'];
+  readonly charts: SolverCharts;
 }

@@ -14,7 +14,7 @@ import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { drive, since } from '../backend/drive';
 import { compactCodes } from '../shared/contract';
-import type { RunRequest, RunView, WorkerRunResult } from '../shared/worker-protocol';
+import type { RunRequest, RunView, SolveView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
 export type { RunView, WorkerRunResult };
@@ -31,6 +31,9 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       `${request.datasetPath} has no labels: the number of clusters k must be given`,
     );
   }
+  const outputs: SolverOutput[] = [];
+  const solveViews: SolveView[] = [];
+  let solves = 0;
   const driven = await drive(
     ds,
     solver,
@@ -43,10 +46,19 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
     },
     {
       beforeStep: () => hooks.step(),
-      onStep: (s) => hooks.progress({ ...s, elapsed: since(t0) }),
+      onOutput: (o) => outputs.push(o),
+      onStep: (s) => {
+        // Later solves' views are made here, outside the timed steps; their embeddings go.
+        for (; outputs.length > 0; solves++) {
+          const o = outputs.shift()!;
+          if (solves > 0) solveViews.push(solveView(o));
+        }
+        hooks.progress({ ...s, elapsed: since(t0) });
+      },
     },
   );
-  const { result, firstOutput, traces, solve_s, kmeans_s } = driven;
+  const { result: full, firstOutput, traces, solve_s, kmeans_s } = driven;
+  const { seedLabels, ...result } = full;
   const stageSeconds: Record<string, number> = { load: load_s, ...driven.stageSeconds };
   const tw = performance.now();
   const timings: RunTimings = { total_s: since(t0), load_s, solve_s, kmeans_s };
@@ -62,11 +74,19 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
           k,
           seed: request.seed,
           protocol: request.protocol,
-          result,
+          result: full,
           timings,
         });
   stageSeconds['write'] = since(tw);
-  const view = runView(ds, firstOutput, result, k, stageSeconds, traces);
+  const view: RunView = {
+    ...runView(ds, firstOutput, full, k, stageSeconds, traces),
+    otherSeeds: seedLabels.slice(1).map((labels, i) => ({
+      clusters: compactCodes(labels),
+      confusion: confusionOf(ds, labels, k),
+      traces: driven.seedTraces[i + 1] ?? {},
+      solve: solver.deterministic ? null : (solveViews[i] ?? null),
+    })),
+  };
   return { method: solver.name, params, k, result, timings, bundle, view };
 }
 
@@ -79,10 +99,31 @@ function runView(
   traces: Record<string, number[]>,
 ): RunView {
   const n = ds.n;
+  const projection = projectionOf(output, n);
+  const missingViews = new Uint8Array(n).fill(Math.min(ds.views.length, 255));
+  for (const v of ds.views) for (const i of v.present) missingViews[i]! -= 1;
+  const truth = ds.labels
+    ? { codes: compactCodes(ds.labels.codes), classes: ds.labels.classes }
+    : null;
+  return {
+    stageSeconds,
+    traces,
+    projection,
+    missingViews,
+    truth,
+    confusion: confusionOf(ds, result.labels, k),
+    sampleIds: ds.sampleIds,
+    charts: output?.charts ?? {},
+    diagnostics: output?.diagnostics ?? {},
+  };
+}
+
+/** The 2-D PCA of a solve's embedding (zeros when it has no columns or no solve returned). */
+function projectionOf(output: SolverOutput | null, n: number): RunView['projection'] {
   const embedding = output?.embedding ?? { rows: n, cols: 0, data: new Float64Array(0) };
-  // Single precision and the narrowest code type: the view is drawn, and crosses to the host.
+  // Single precision: the view is only drawn, and crosses to the host.
   const pca = embedding.cols > 0 ? pca2(embedding) : null;
-  const projection = pca
+  return pca
     ? {
         x: new Float32Array(pca.x),
         y: new Float32Array(pca.y),
@@ -97,25 +138,25 @@ function runView(
         exact: true,
         dims: 0,
       };
-  const missingViews = new Uint8Array(n).fill(Math.min(ds.views.length, 255));
-  for (const v of ds.views) for (const i of v.present) missingViews[i]! -= 1;
-  let clusters = k;
-  for (const l of result.labels) if (l + 1 > clusters) clusters = l + 1;
-  const truth = ds.labels
-    ? { codes: compactCodes(ds.labels.codes), classes: ds.labels.classes }
-    : null;
-  const confusion = ds.labels
-    ? alignedConfusion(ds.labels.codes, result.labels, ds.labels.classes.length, clusters)
-    : null;
+}
+
+/** What a later solve's charts need (see SolveView); its embedding is not kept. */
+function solveView(output: SolverOutput): SolveView {
   return {
-    stageSeconds,
-    traces,
-    projection,
-    missingViews,
-    truth,
-    confusion,
-    sampleIds: ds.sampleIds,
-    charts: output?.charts ?? {},
-    diagnostics: output?.diagnostics ?? {},
+    objective: [...output.objective],
+    projection: projectionOf(output, output.embedding.rows),
+    charts: output.charts ?? {},
   };
+}
+
+/** Classes × clusters of one labelling, Hungarian-aligned; null without labels. */
+function confusionOf(
+  ds: Awaited<ReturnType<typeof loadDataset>>,
+  labels: Int32Array,
+  k: number,
+): RunView['confusion'] {
+  if (!ds.labels) return null;
+  let clusters = k;
+  for (const l of labels) if (l + 1 > clusters) clusters = l + 1;
+  return alignedConfusion(ds.labels.codes, labels, ds.labels.classes.length, clusters);
 }

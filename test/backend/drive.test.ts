@@ -96,6 +96,25 @@ describe('drive', () => {
     expect(d.result.labels[0]).not.toBe(d.result.labels[2]);
   });
 
+  it('keeps each seed’s traces and hands every solve’s output to onOutput, in order', async () => {
+    const outputs: number[] = [];
+    const d = await drive(
+      ds,
+      toy,
+      {},
+      2,
+      { protocol: 'paper', seed: 5, seeds: 3, replicates: 1 },
+      { onOutput: (o) => outputs.push(o.iterations) },
+    );
+    expect(outputs).toEqual([3, 3, 3]);
+    expect(d.seedTraces).toHaveLength(3);
+    expect(d.seedTraces[0]).toBe(d.traces);
+    for (const t of d.seedTraces) {
+      expect(t['solve']).toEqual([3, 2, 1]);
+      expect(t['kmeans']?.length).toBeGreaterThan(0);
+    }
+  });
+
   it('without beforeStep it never awaits; a throwing beforeStep stops the run', async () => {
     const plain = await drive(ds, toy, {}, 2, { protocol: 'single', seed: 1 });
     expect(plain.traces['solve']).toEqual([3, 2, 1]);

@@ -97,6 +97,47 @@ describe('the run manager', () => {
     await expect(runs.exportBundle(info.id, copy)).rejects.toThrow('already exists');
   });
 
+  it("keeps every seed of a paper run: each seed's clusters, confusion and labels CSV", async () => {
+    // k-means on the concatenation: one solve serves the seeds, only k-means differs.
+    const info = runs.start({
+      datasetId,
+      method: 'kmeans-concat',
+      params: {},
+      seed: 7,
+      protocol: 'paper',
+      seeds: 2,
+    });
+    expect((await finished(info.id)).status).toBe('done');
+    const first = runs.result(info.id);
+    expect(first.seed).toBe(7);
+    expect(first.sharedSolve).toBe(true);
+    expect(runs.result(info.id, 7)).toBe(first);
+    for (const [i, seed] of [7, 8].entries()) {
+      const r = runs.result(info.id, seed);
+      expect(r.seed).toBe(seed);
+      expect(r.clusters).toHaveLength(500);
+      // The shown confusion is this seed's: its aligned diagonal is this seed's ACC.
+      const diag = r.confusion!.counts.reduce((a, row, j) => a + (row[j] ?? 0), 0);
+      expect(diag / 500).toBeCloseTo(r.perSeed[i]!.metrics['ACC']!, 10);
+      // One shared solve: the same embedding's projection for every seed.
+      expect(r.projection).toBe(first.projection);
+      expect(Object.keys(r.traces)).toContain('kmeans');
+      expect(fromWireJson(toWireJson(r))).toStrictEqual(r);
+
+      const out = join(TMP, 'export', `labels-seed${seed}.csv`);
+      expect((await runs.exportLabels(info.id, out, seed)).rows).toBe(500);
+      const clusters = readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => Number(l.split(',')[1]) - 1);
+      expect(clusters).toEqual(Array.from(r.clusters));
+    }
+    expect(() => runs.result(info.id, 9)).toThrow(
+      `run ${info.id} has no seed 9; its seeds are 7 to 8`,
+    );
+  });
+
   it('cancels a long run within a second', async () => {
     const info = runs.start({
       datasetId,

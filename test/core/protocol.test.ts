@@ -174,6 +174,22 @@ describe('evaluate', () => {
     expect(run(42)).toEqual(run(42));
   });
 
+  it("returns every seed's labels: seed s of a paper run labels as a single run with seed s", () => {
+    const options = { protocol: 'paper', seed: 3, seeds: 3, replicates: 2 } as const;
+    const { result } = drain(evaluate(toyDataset(), seedLabeller, {}, 2, options));
+    expect(result.seedLabels).toHaveLength(3);
+    expect(result.seedLabels[0]).toBe(result.labels);
+    for (const [i, seed] of [3, 4, 5].entries()) {
+      const single = drain(
+        evaluate(toyDataset(), seedLabeller, {}, 2, { protocol: 'single', seed, replicates: 2 }),
+      ).result;
+      expect(Array.from(result.seedLabels[i]!)).toEqual(Array.from(single.labels));
+      expect(result.perSeed[i]!.metrics).toEqual(single.perSeed[0]!.metrics);
+    }
+    // Odd seeds move sample 2: the labels of seeds 3 and 4 differ.
+    expect(Array.from(result.seedLabels[0]!)).not.toEqual(Array.from(result.seedLabels[1]!));
+  });
+
   it('without labels: the silhouette of the labels on the embedding', () => {
     const { result } = drain(
       evaluate(toyDataset(false), embeddingSolver(false), {}, 2, { protocol: 'single', seed: 1 }),

@@ -83,6 +83,7 @@ function dataset(file: string, sampleIds: string[] | null): MultiViewDataset {
 
 const result: ProtocolResult = {
   labels: Int32Array.from([1, 0, 1, 0]),
+  seedLabels: [Int32Array.from([1, 0, 1, 0]), Int32Array.from([0, 0, 1, 1])],
   perSeed: [
     { seed: 7, metrics: { ACC: 1 }, iterations: 3, converged: true },
     { seed: 8, metrics: { ACC: 0.5 }, iterations: 3, converged: true },

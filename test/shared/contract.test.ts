@@ -86,6 +86,8 @@ const result: RunResult = {
   seeds: [1],
   metrics: { ACC: { mean: 0.75, std: 0 } },
   perSeed: [{ seed: 1, metrics: { ACC: 0.75 } }],
+  seed: 1,
+  sharedSolve: false,
   objective: [3, 2, 1],
   traces: { kmeans: [5, 4] },
   iterations: 3,
@@ -191,9 +193,9 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
   },
   'runs:list': { request: null, responses: [[], [run]] },
   'runs:cancel': { request: { id: 'r1' }, responses: [null] },
-  'runs:result': { request: { id: 'r1' }, responses: [result] },
+  'runs:result': { request: { id: 'r1', seed: 1 }, responses: [result] },
   'runs:exportLabels': {
-    request: { id: 'r1', path: '/tmp/labels.csv' },
+    request: { id: 'r1', path: '/tmp/labels.csv', seed: 1 },
     responses: [{ path: '/tmp/labels.csv', rows: 4 }],
   },
   'runs:exportBundle': {

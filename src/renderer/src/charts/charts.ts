@@ -6,6 +6,7 @@
  */
 import type { Attachment } from 'svelte/attachments';
 import type { ChartDataset, Plugin, ScatterDataPoint } from 'chart.js';
+import { scatterLegendItems } from './legend';
 import { Chart, baseOptions, colorOf, theme } from './setup';
 
 /** Ends a chart and clears what it drew (the canvas may be reused by the next attachment). */
@@ -173,7 +174,8 @@ export const SCATTER_MAX_POINTS = 6000;
 
 /**
  * The cluster scatter: one dataset per cluster (colour), marker by true class when known,
- * samples missing a view drawn hollow; the tooltip names the sample.
+ * samples missing a view drawn hollow (the legend says so, its cluster swatches always
+ * filled: ./legend.ts); the tooltip names the sample.
  */
 export function scatterChart(d: ScatterData, dark: boolean): Attachment<HTMLCanvasElement> {
   return (canvas) => {
@@ -200,6 +202,8 @@ export function scatterChart(d: ScatterData, dark: boolean): Attachment<HTMLCanv
       pointRadius: n > 2000 ? 2.5 : 3.5,
       borderWidth: 1.2,
     }));
+    let missing = 0;
+    for (let i = 0; i < d.missingViews.length; i++) if (d.missingViews[i]! > 0) missing++;
     const sampleName = (i: number): string => d.sampleIds?.[i] ?? String(i + 1);
     return mount(
       canvas,
@@ -211,7 +215,25 @@ export function scatterChart(d: ScatterData, dark: boolean): Attachment<HTMLCanv
             ...baseOptions(t),
             parsing: false,
             plugins: {
-              legend: { position: 'right', labels: { boxWidth: 10 } },
+              legend: {
+                position: 'right',
+                labels: {
+                  boxWidth: 10,
+                  generateLabels: (chart) =>
+                    scatterLegendItems(
+                      k,
+                      missing,
+                      colorOf,
+                      (c) => !chart.isDatasetVisible(c),
+                      t.fg,
+                    ),
+                },
+                // The hollow entry names no cluster: clicking it toggles nothing.
+                onClick: (e, item, legend) => {
+                  if (item.datasetIndex === undefined) return;
+                  Chart.defaults.plugins.legend.onClick.call(legend, e, item, legend);
+                },
+              },
               tooltip: {
                 callbacks: {
                   label: (ctx) => {

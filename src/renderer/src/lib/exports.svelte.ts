@@ -71,8 +71,11 @@ export class ExportsState {
     this.message = null;
     const path = await this.grantPath(chosen, 'labels.csv');
     if (path === null) return;
-    const rows = await this.#runs.exportLabels(id, path);
-    if (rows !== null) this.message = `Wrote ${rows} rows to ${path}`;
+    const result = this.#runs.result;
+    const seed = result?.id === id ? result.seed : undefined;
+    const rows = await this.#runs.exportLabels(id, path, seed);
+    const of = seed !== undefined ? ` of seed ${seed}` : '';
+    if (rows !== null) this.message = `Wrote ${rows} rows${of} to ${path}`;
   }
 
   async exportBundle(chosen: string): Promise<void> {

@@ -107,13 +107,37 @@ export class RunsState {
     });
   }
 
-  /** Exports the selected run's labels; returns the rows written. */
-  async exportLabels(id: string, path: string): Promise<number | null> {
+  /** Exports the selected run's labels (of `seed`, default the first); returns the rows written. */
+  async exportLabels(id: string, path: string, seed?: number): Promise<number | null> {
     let rows: number | null = null;
     await this.#guard(async () => {
-      rows = (await this.#call('runs:exportLabels', { id, path })).rows;
+      const request = { id, path, ...(seed !== undefined ? { seed } : {}) };
+      rows = (await this.#call('runs:exportLabels', request)).rows;
     });
     return rows;
+  }
+
+  /** Shows another seed of the selected run: its charts, clusters and labels. */
+  async showSeed(seed: number): Promise<void> {
+    const id = this.selectedId;
+    if (id === null) return;
+    await this.#guard(async () => {
+      const r = await this.#call('runs:result', { id, seed });
+      if (this.selectedId === id) this.result = r;
+    });
+  }
+
+  /** Queues a run again as it was asked for (dataset, method, parameters, k, seeds); follows it. */
+  runAgain(run: RunInfo): Promise<RunInfo | null> {
+    return this.start({
+      datasetId: run.datasetId,
+      method: run.method,
+      params: run.params,
+      ...(run.k !== null ? { k: run.k } : {}),
+      seed: run.seed,
+      protocol: run.protocol,
+      ...(run.protocol === 'paper' ? { seeds: run.seeds } : {}),
+    });
   }
 
   async exportBundle(id: string, path: string): Promise<string | null> {

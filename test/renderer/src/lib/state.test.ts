@@ -302,3 +302,48 @@ describe('RunsState selection', () => {
     expect(host.calls.filter((c) => c.channel === 'runs:result')).toHaveLength(1);
   });
 });
+
+describe('RunsState seeds and re-runs', () => {
+  it('shows another seed of the selected run, and exports that seed’s labels', async () => {
+    const host = fakeHost({
+      'runs:result': ({ id, seed }) => ({ id, seed: seed ?? 3 }) as RunResult,
+      'runs:exportLabels': ({ path }) => ({ path, rows: 4 }),
+    });
+    const s = new RunsState(host.call);
+    s.update(run('r2', { status: 'done', protocol: 'paper', seed: 3, seeds: 4, seconds: 1 }));
+    s.select('r2');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.result?.seed).toBe(3);
+    await s.showSeed(5);
+    expect(s.result).toEqual({ id: 'r2', seed: 5 });
+    expect(host.calls.at(-1)).toEqual({ channel: 'runs:result', request: { id: 'r2', seed: 5 } });
+    expect(await s.exportLabels('r2', '/tmp/l.csv', 5)).toBe(4);
+    expect(host.calls.at(-1)!.request).toEqual({ id: 'r2', path: '/tmp/l.csv', seed: 5 });
+  });
+
+  it('runs a cancelled run again as it was asked for, and follows it', async () => {
+    const host = fakeHost({ 'runs:start': () => run('r9') });
+    const s = new RunsState(host.call);
+    const old = run('r8', {
+      status: 'cancelled',
+      params: { neighbors: 7 },
+      k: 4,
+      seed: 2,
+      protocol: 'paper',
+      seeds: 6,
+      batch: 'b1',
+    });
+    s.update(old);
+    await s.runAgain(old);
+    expect(host.calls[0]!.request).toEqual({
+      datasetId: 'd1',
+      method: 'bsv',
+      params: { neighbors: 7 },
+      k: 4,
+      seed: 2,
+      protocol: 'paper',
+      seeds: 6,
+    });
+    expect(s.selectedId).toBe('r9');
+  });
+});
