@@ -67,6 +67,7 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       ? null
       : await writeRunBundle(request.bundleDir, {
           datasetPath: request.datasetPath,
+          ...(request.datasetFiles ? { datasetFiles: request.datasetFiles } : {}),
           loadOptions: request.loadOptions,
           dataset: ds,
           method: solver.name,
