@@ -38,7 +38,7 @@ function startHelpers(): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'run' || command === 'compare') {
+  if (command === 'run' || command === 'compare' || command === 'choose-k') {
     try {
       startHelpers();
     } catch (e) {
@@ -57,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
       const { runCommand } = await import('./run');
       return runCommand(command, rest);
     }
+    case 'choose-k':
+      return (await import('./choose-k')).runChooseK(rest);
     case 'synth': {
       const { runSynth } = await import('./synth');
       return runSynth(rest);
