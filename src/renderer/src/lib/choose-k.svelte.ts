@@ -41,6 +41,14 @@ export class ChooseKState {
     return to.ok ? null : to.message;
   }
 
+  /** Brings the range's ends within 2..max (a dataset of few samples). */
+  fit(max: number): void {
+    for (const end of ['from', 'to'] as const) {
+      const v = Number(this[end].trim());
+      if (Number.isSafeInteger(v) && v > max) this[end] = String(Math.max(2, max));
+    }
+  }
+
   get running(): boolean {
     const s = this.info?.status;
     return s === 'queued' || s === 'running';
