@@ -17,6 +17,8 @@ commands:
                          cluster a dataset; saves a run bundle in --out (./mvstudio-runs)
   compare <file> --methods a,b,... [--seeds 20] [--seed n] [--k n] [--out dir] [--json]
                          the paper protocol (mean ± std over seeds) for each method
+  choose-k <method> <file...> --k FROM..TO [--seed n] [--<param> value ...] [--json]
+                         help choosing k without labels: eigengap, silhouette, objective per k
   synth --n N --k K --dims d1,d2,... --out file.npz [--complete p] [--seed s]
         [--separation x] [--noise x] [--latent r] [--json]
                          write a synthetic multi-view dataset (Gaussian mixture; a fraction
