@@ -11,11 +11,13 @@
  *   eigenvalues are those of the m × m matrix B = Λ^{-1/2}·Zᵀ·D⁻¹·Z·Λ^{-1/2} (A = C·Cᵀ and
  *   B = Cᵀ·C for C = D^{-1/2}·Z·Λ^{-1/2}); the other n − m are 0. O(n·m²).
  * - a sparse graph W (CSR): the largest eigenvalues of A by the block eigensolver
- *   (graph/spectral.ts's `affinityEigenpairs`).
+ *   (graph/spectral.ts's `affinityEigenpairs`); up to DENSE_MAX samples, all of A's by the
+ *   dense symmetric eigensolver.
  * - no graph from the method: the sum over views of each view's adaptive-neighbour (PKN) graph
  *   over its present samples (graph/pkn.ts), placed at the samples' indices.
  */
 import type { View } from '../dataset';
+import { normalisedAffinity } from '../graph/affinity';
 import { pknGraph } from '../graph/pkn';
 import { affinityEigenpairs } from '../graph/spectral';
 import { symEigValues } from '../linalg/kernels';
@@ -64,12 +66,26 @@ export function anchorEigenvalues(Z: Mat, count: number): Float64Array {
   return out;
 }
 
+/** Up to this many samples, the affinity's spectrum is taken densely (a block solve for most of it would not pay). */
+const DENSE_MAX = 400;
+
 /** The `count` largest eigenvalues of a sparse graph's normalised affinity, descending. */
 export function affinityEigenvalues(W: Csr, count: number): Float64Array {
-  const c = Math.min(count, W.rows);
-  const values = affinityEigenpairs(W, c).values;
+  const n = W.rows;
+  const c = Math.min(count, n);
   const out = new Float64Array(count);
-  out.set(values.subarray(0, c));
+  if (n <= DENSE_MAX) {
+    const L = normalisedAffinity(W);
+    const A: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
+    for (let i = 0; i < n; i++) {
+      for (let p = L.indptr[i]!; p < L.indptr[i + 1]!; p++)
+        A.data[i * n + L.indices[p]!] = L.data[p]!;
+    }
+    const ascending = symEigValues(A);
+    for (let i = 0; i < c; i++) out[i] = ascending[n - 1 - i]!;
+    return out;
+  }
+  out.set(affinityEigenpairs(W, c).values.subarray(0, c));
   return out;
 }
 

@@ -20,7 +20,12 @@ import { createRng } from '../random';
 import { SolverInputError } from '../solvers/params';
 import type { Params, Solver, SolverGraph } from '../solvers/types';
 import { eigengap, viewsKnnGraph, KNN_NEIGHBOURS, type Eigengap } from './eigengap';
-import { MAX_SILHOUETTE_SAMPLES, viewDistances, viewSilhouette } from './view-silhouette';
+import {
+  MAX_SILHOUETTE_SAMPLES,
+  viewDistance,
+  viewSilhouette,
+  type ViewDistances,
+} from './view-silhouette';
 
 export { MAX_SILHOUETTE_SAMPLES } from './view-silhouette';
 export type { Eigengap } from './eigengap';
@@ -63,8 +68,11 @@ export interface ChooseKStep {
   readonly index: number;
   readonly count: number;
   readonly k: number;
-  /** 'graph': the extra solve for the method's graph; 'sweep': a k of the range. */
-  readonly phase: 'graph' | 'sweep';
+  /**
+   * 'graph': the extra solve for the method's graph; 'views': the views' distances for the
+   * silhouette (one step per view, between the solves); 'sweep': a k of the range.
+   */
+  readonly phase: 'graph' | 'views' | 'sweep';
   readonly step: ProtocolStep;
 }
 
@@ -138,7 +146,15 @@ export function* chooseK(
     );
   }
 
-  const distances = viewDistances(ds.views, createRng(seed).fork('choose-k'));
+  // One view's distances per step, so that a host can cancel between them.
+  const distances: ViewDistances[] = [];
+  const rng = createRng(seed).fork('choose-k');
+  for (const [v, view] of ds.views.entries()) {
+    const d = viewDistance(view, v, rng);
+    if (d) distances.push(d);
+    const step = { stage: 'silhouette', iteration: v + 1, objective: null };
+    yield { index, count, k: from, phase: 'views', step: { seedIndex: 1, seedCount: 1, step } };
+  }
   const points: ChooseKPoint[] = [];
   for (let k = from; k <= to; k++) {
     index++;

@@ -110,28 +110,34 @@ function sparseDistances(
 }
 
 /**
- * Each view's distances over its present samples (a seeded sample of `maxSamples` above that,
- * drawn from `rng.fork('view/<v>')`). A view with fewer than 3 present samples is left out.
+ * View `index`'s distances over its present samples (a seeded sample of `maxSamples` above
+ * that, drawn from `rng.fork('view/<index + 1>')`); null for fewer than 3 present samples.
  */
+export function viewDistance(
+  v: View,
+  index: number,
+  rng: Rng,
+  maxSamples = MAX_SILHOUETTE_SAMPLES,
+): ViewDistances | null {
+  const nv = v.present.length;
+  if (nv < 3) return null;
+  const rows =
+    nv > maxSamples
+      ? sampleRows(nv, maxSamples, rng.fork(`view/${index + 1}`))
+      : Int32Array.from({ length: nv }, (_, i) => i);
+  const dist = new Float32Array(rows.length * rows.length);
+  if (v.values.kind === 'csr') sparseDistances(v.values, rows, dist);
+  else denseDistances(v.values, rows, dist);
+  return { name: v.name, samples: rows.map((r) => v.present[r]!), present: nv, dist };
+}
+
+/** Every view's `viewDistance`, the views with fewer than 3 present samples left out. */
 export function viewDistances(
   views: readonly View[],
   rng: Rng,
   maxSamples = MAX_SILHOUETTE_SAMPLES,
 ): ViewDistances[] {
-  const out: ViewDistances[] = [];
-  views.forEach((v, index) => {
-    const nv = v.present.length;
-    if (nv < 3) return;
-    const rows =
-      nv > maxSamples
-        ? sampleRows(nv, maxSamples, rng.fork(`view/${index + 1}`))
-        : Int32Array.from({ length: nv }, (_, i) => i);
-    const dist = new Float32Array(rows.length * rows.length);
-    if (v.values.kind === 'csr') sparseDistances(v.values, rows, dist);
-    else denseDistances(v.values, rows, dist);
-    out.push({ name: v.name, samples: rows.map((r) => v.present[r]!), present: nv, dist });
-  });
-  return out;
+  return views.flatMap((v, index) => viewDistance(v, index, rng, maxSamples) ?? []);
 }
 
 /**

@@ -36,6 +36,22 @@ function denseAnchorAffinity(Z: Mat): Mat {
   return { rows: n, cols: n, data: W };
 }
 
+/** D^{-1/2}·W·D^{-1/2} of a CSR graph, formed densely (the oracle). */
+function denseOf(W: Csr): Mat {
+  const n = W.rows;
+  const deg = new Float64Array(n);
+  for (let i = 0; i < n; i++)
+    for (let p = W.indptr[i]!; p < W.indptr[i + 1]!; p++) deg[i]! += W.data[p]!;
+  const A: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
+  for (let i = 0; i < n; i++) {
+    for (let p = W.indptr[i]!; p < W.indptr[i + 1]!; p++) {
+      const j = W.indices[p]!;
+      A.data[i * n + j] = W.data[p]! / Math.sqrt(deg[i]! * deg[j]!);
+    }
+  }
+  return A;
+}
+
 /** A block-diagonal CSR graph: `c` cliques of `size` samples (unit weights, no self loops). */
 function cliques(c: number, size: number): Csr {
   const n = c * size;
@@ -99,6 +115,20 @@ describe('affinityEigenvalues and eigengap on a sparse graph', () => {
     for (let i = 0; i < 4; i++) expect(mu[i]).toBeCloseTo(1, 8);
     expect(mu[4]).toBeCloseTo(-1 / 5, 8);
     expect(eigengap({ kind: 'affinity', W }, 'cliques', 2, 5).suggested).toBe(4);
+  });
+});
+
+describe('affinityEigenvalues: the dense path (n ≤ 400) and the block eigensolver agree', () => {
+  it('on 3 blobs’ kNN graph, above and below the dense limit', () => {
+    const small = blobs(20).points;
+    const large = blobs(150).points;
+    for (const points of [small, large]) {
+      const all = Array.from({ length: points.length }, (_, i) => i);
+      const W = viewsKnnGraph(points.length, [denseView('a', all, points)]);
+      const mu = affinityEigenvalues(W, 6);
+      const dense = Array.from(symEigValues(denseOf(W))).reverse();
+      for (let i = 0; i < 6; i++) expect(Math.abs(mu[i]! - dense[i]!)).toBeLessThan(1e-8);
+    }
   });
 });
 

@@ -73,9 +73,13 @@ describe('chooseK', () => {
     const s4 = result.points[2]!.silhouette!;
     expect(s4).toBeGreaterThan(0.8);
     for (const p of result.points) if (p.k !== 4) expect(p.silhouette!).toBeLessThan(s4);
-    // One solve per k, counted 1..5, none for the graph.
-    expect(new Set(steps.map((s) => s.index))).toEqual(new Set([1, 2, 3, 4, 5]));
-    expect(steps.every((s) => s.phase === 'sweep' && s.count === 5)).toBe(true);
+    // One step per view's distances first, then one solve per k, counted 1..5, none for the graph.
+    expect(steps.filter((s) => s.phase === 'views').map((s) => s.step.step.iteration)).toEqual([
+      1, 2,
+    ]);
+    const solves = steps.filter((s) => s.phase !== 'views');
+    expect(new Set(solves.map((s) => s.index))).toEqual(new Set([1, 2, 3, 4, 5]));
+    expect(solves.every((s) => s.phase === 'sweep' && s.count === 5)).toBe(true);
   });
 
   it('a method with a graph on incomplete views: one extra solve at to + 1, its graph’s eigengap', () => {
