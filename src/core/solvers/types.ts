@@ -128,8 +128,7 @@ export interface SolverCharts {
  * symmetric nonnegative (n, n) CSR graph W, in any fixed order of the samples.
  */
 export type SolverGraph =
-  | { readonly kind: 'anchor'; readonly Z: Mat }
-  | { readonly kind: 'affinity'; readonly W: Csr };
+  { readonly kind: 'anchor'; readonly Z: Mat } | { readonly kind: 'affinity'; readonly W: Csr };
 
 /** What a solver returns. */
 export interface SolverOutput {
