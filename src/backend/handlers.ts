@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../io/atomic';
 import { saveFormatOf } from '../io/save';
 import type { ReadGrants } from './grants';
 import { WriteGrants, expandHome, expandOptionPaths, grantTypedPath, maskIsPath } from './grants';
+import { ChooseKManager } from './choose-k';
 import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
 import { methodInfos, type RunManager } from './runs';
@@ -69,6 +70,9 @@ export function createHandlers(
     e.name = 'Unavailable';
     throw e;
   };
+  let sweeps: ChooseKManager | null = null;
+  const chooseK = (): ChooseKManager =>
+    (sweeps ??= new ChooseKManager(manager().host, library, manager()));
   const writes = new WriteGrants();
   const reads = host.readGrants;
   return {
@@ -173,6 +177,15 @@ export function createHandlers(
     'runs:exportBundle': async ({ id, path }) => {
       const target = writes.take('runs:exportBundle', path);
       return manager().exportBundle(id, target);
+    },
+    'runs:chooseK': async (req) => {
+      await library.ready;
+      return chooseK().start(req);
+    },
+    'runs:chooseKStatus': async ({ id }) => chooseK().status(id),
+    'runs:chooseKCancel': async ({ id }) => {
+      chooseK().cancel(id);
+      return null;
     },
     'files:saveText': async ({ path, text }) => {
       const target = writes.take('files:saveText', path);

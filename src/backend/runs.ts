@@ -126,6 +126,11 @@ export class RunManager {
         : options.memoryLimitBytes;
   }
 
+  /** The worker host runs go to (choose-k sweeps share it: backend/choose-k.ts). */
+  get host(): WorkerHost {
+    return this.#host;
+  }
+
   /** The solvers runs may name, in order (what `methods:list` describes). */
   get solvers(): readonly Solver[] {
     return this.#solvers;

@@ -26,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage + '\n');
     return 0;
   }
-  if (command === 'run' || command === 'compare') {
+  if (command === 'run' || command === 'compare' || command === 'choose-k') {
     try {
       startHelpers();
     } catch (e) {
@@ -49,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
       const { runShow } = await import('./show');
       return runShow(rest);
     }
+    case 'choose-k':
+      return (await import('./choose-k')).runChooseK(rest);
     case 'synth': {
       const { runSynth } = await import('./synth');
       return runSynth(rest);

@@ -111,6 +111,8 @@ commands:
   compare <dataset> --methods a,b,...
                          the paper protocol (mean ± std over seeds) for each method
   show <bundle>          print a saved run again
+  choose-k <method> <dataset> --k FROM..TO
+                         help choosing k without labels: eigengap, silhouette, objective per k
   synth --n N --k K --dims d1,d2,... --out file.npz
                          write a synthetic multi-view dataset
   serve [--port p]       serve the app on http://127.0.0.1:p (default 5173)

@@ -27,6 +27,7 @@ import {
   parseRunEstimate,
   parseRunStart,
 } from './requests';
+import { parseChooseKStart, type ChooseKInfo, type ChooseKStart } from './choose-k';
 
 export type {
   DatasetSummary,
@@ -358,6 +359,13 @@ export interface Channels {
   };
   /** Copies the run bundle folder (run.json + labels.csv) to `path` (granted), atomically. */
   'runs:exportBundle': { request: { id: string; path: string }; response: { path: string } };
+  /**
+   * Choose k (shared/choose-k.ts): starts a label-free sweep of one method over a k range in
+   * the solver worker; its state is read with `runs:chooseKStatus` until it ends.
+   */
+  'runs:chooseK': { request: ChooseKStart; response: ChooseKInfo };
+  'runs:chooseKStatus': { request: { id: string }; response: ChooseKInfo };
+  'runs:chooseKCancel': { request: { id: string }; response: null };
   /** Writes a text file (the comparison table as CSV) to `path` (granted), atomically. */
   'files:saveText': { request: { path: string; text: string }; response: { path: string } };
   /** Writes a PNG (a chart) given as a data URL to `path` (granted), atomically. */
@@ -482,6 +490,9 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
       path: expectString('runs:exportBundle', o, 'path'),
     };
   },
+  'runs:chooseK': (p) => parseChooseKStart(p),
+  'runs:chooseKStatus': (p) => ({ id: expectId('runs:chooseKStatus', p) }),
+  'runs:chooseKCancel': (p) => ({ id: expectId('runs:chooseKCancel', p) }),
   'files:saveText': (p) => {
     const o = expectObject('files:saveText', p, ['path', 'text']);
     const text = o['text'];

@@ -137,7 +137,7 @@ export function parseRunEstimate(p: unknown): RunEstimateRequest {
 }
 
 /** A parameter record within the bounds above (absent: empty); values are checked later. */
-function parseParams(where: string, raw: unknown): Record<string, ParamValue> {
+export function parseParams(where: string, raw: unknown): Record<string, ParamValue> {
   const rawParams = raw ?? {};
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
     throw invalid(where, "'params' must be an object");

@@ -29,6 +29,11 @@ export interface RunRequest {
   readonly seeds?: number;
   /** Folder in which the worker writes the run bundle (run.json + labels.csv) when done. */
   readonly bundleDir?: string;
+  /**
+   * Set: a choose-k sweep over from..to instead of a run (worker/choose-k.ts; `k`, `protocol`
+   * and `seeds` unused); progress counts its solves as seeds, the result is a ChooseKResult.
+   */
+  readonly chooseK?: { readonly from: number; readonly to: number };
 }
 
 /**

@@ -3,6 +3,7 @@
  * child_process.fork in the web host and the tests.
  */
 import { helperCountFromEnv, runHelperIfThread, startThreadPool } from '../backend/threads';
+import { executeChooseK } from './choose-k';
 import { executeRun } from './execute';
 import { processPort } from './port';
 import { serve } from './serve';
@@ -17,5 +18,7 @@ if (!runHelperIfThread()) {
   } catch (e) {
     process.stderr.write(`solver worker: ${e instanceof Error ? e.message : String(e)}\n`);
   }
-  serve(processPort(), executeRun);
+  serve(processPort(), (req, hooks) =>
+    req.chooseK ? executeChooseK(req, req.chooseK, hooks) : executeRun(req, hooks),
+  );
 }

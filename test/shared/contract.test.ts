@@ -9,6 +9,7 @@ import {
   serializeError,
 } from '../../src/shared/contract';
 import { fromWireJson, toWireJson } from '../../src/shared/wire';
+import type { ChooseKInfo } from '../../src/shared/choose-k';
 import type {
   Channel,
   DatasetEntry,
@@ -122,6 +123,30 @@ const result: RunResult = {
   bundle: null,
 };
 
+const chooseK: ChooseKInfo = {
+  id: 'c1',
+  datasetId: entry.id,
+  method: 'bsv',
+  from: 2,
+  to: 3,
+  status: 'done',
+  progress: { index: 2, count: 2, k: 3, stage: 'metrics' },
+  result: {
+    method: 'bsv',
+    from: 2,
+    to: 3,
+    seed: 0,
+    points: [
+      { k: 2, silhouette: 0.5, objective: null, clusters: 2 },
+      { k: 3, silhouette: null, objective: 1.5, clusters: 2 },
+    ],
+    eigengap: { source: 'g', eigenvalues: [1, 0.9, 0.2, 0.1], gaps: [0.1, 0.7, 0.1], suggested: 2 },
+    silhouetteK: 2,
+    silhouetteNote: 'views',
+  },
+  error: null,
+};
+
 /** One request and one response per channel; a missing channel is a compile error. */
 const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[] } } = {
   'datasets:list': { request: null, responses: [[], [entry]] },
@@ -202,6 +227,12 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
     request: { id: 'r1', path: '/tmp/run' },
     responses: [{ path: '/tmp/run' }],
   },
+  'runs:chooseK': {
+    request: { datasetId: entry.id, method: 'bsv', params: {}, from: 2, to: 4, seed: 0 },
+    responses: [chooseK],
+  },
+  'runs:chooseKStatus': { request: { id: 'c1' }, responses: [chooseK] },
+  'runs:chooseKCancel': { request: { id: 'c1' }, responses: [null] },
   'files:saveText': {
     request: { path: '/tmp/t.csv', text: 'a,b\n' },
     responses: [{ path: '/tmp/t.csv' }],

@@ -9,7 +9,7 @@
  * monotone and its chart data. No file outside `core/solvers/` names a solver.
  */
 import type { View } from '../dataset';
-import type { Mat } from '../linalg/types';
+import type { Csr, Mat } from '../linalg/types';
 import type { Rng } from '../random';
 
 /** One parameter's declaration: drives validation, CLI flags, the renderer's form and docs. */
@@ -121,8 +121,19 @@ export interface SolverCharts {
   readonly heatmap?: HeatmapChart;
 }
 
+/**
+ * The graph a method clusters, handed out for the eigengap of core/choose-k (never drawn, never
+ * crossing a process boundary). 'anchor': Z (n, m), nonnegative, row i = sample i's weights on
+ * the m anchors; its n × n graph Z·Λ⁻¹·Zᵀ (Λ = diag(Zᵀ1)) is never formed. 'affinity': a
+ * symmetric nonnegative (n, n) CSR graph W, in any fixed order of the samples.
+ */
+export type SolverGraph =
+  { readonly kind: 'anchor'; readonly Z: Mat } | { readonly kind: 'affinity'; readonly W: Csr };
+
 /** What a solver returns. */
 export interface SolverOutput {
+  /** The learnt graph, for a method declaring `graph` (see SolverGraph). */
+  readonly graph?: SolverGraph;
   /** (n, c) embedding, rows = samples; the evaluation protocol runs k-means on it. */
   readonly embedding: Mat;
   /** Labels the method produces by itself (e.g. connected components); else k-means decides. */
@@ -178,6 +189,8 @@ export interface SolverDefinition<S extends ParamSchema> {
   readonly input: 'complete' | 'incomplete';
   /** True when the objective never increases from one iteration to the next (the tests check). */
   readonly monotone: boolean;
+  /** The graph its output hands out (`SolverOutput.graph`), in words; absent: none. */
+  readonly graph?: string;
   /** The most iterations the parameters allow, or null for a method without iterations. */
   iterationCap(params: ParamsOf<S>): number | null;
   /** What the method allocates for a problem of this shape (within 2× of its measured peak). */

@@ -239,6 +239,7 @@ function makeRun<P extends CglParams>(method: string, shrinkageOf: (params: P) =
     const embedding = perm ? scatterRows(cons.embedding, perm) : cons.embedding;
     return {
       embedding,
+      graph: { kind: 'affinity', W: cons.W },
       ...(labels ? { labels } : {}),
       objective: st.objective,
       converged: st.converged,
@@ -308,6 +309,9 @@ function footprint({ n, dims, present, k }: ProblemShape, p: CglParams): Footpri
   };
 }
 
+/** The graph both methods hand out for the eigengap. */
+const CONSENSUS_GRAPH = 'the consensus adaptive-neighbour graph';
+
 export const cgl = defineSolver({
   name: 'cgl',
   title: 'CGL (consensus graph learning, weighted tensor nuclear norm)',
@@ -320,6 +324,7 @@ export const cgl = defineSolver({
   run: makeRun<CglParams>('cgl', (p) => ({ kind: 'wtnn', rho: p.rho })),
   input: 'complete',
   monotone: false,
+  graph: CONSENSUS_GRAPH,
   iterationCap: (p) => p.iterations,
   footprint,
 });
@@ -339,6 +344,7 @@ export const cgmvcNc = defineSolver({
   })),
   input: 'complete',
   monotone: false,
+  graph: CONSENSUS_GRAPH,
   iterationCap: (p) => p.iterations,
   footprint,
 });

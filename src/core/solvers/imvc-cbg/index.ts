@@ -195,6 +195,7 @@ function* run(
   }
   return {
     embedding: emb.F,
+    graph: { kind: 'anchor', Z: model.Zt },
     objective: trace,
     converged,
     iterations: trace.length,
@@ -248,6 +249,7 @@ export const imvcCbg = defineSolver({
   // No proof of descent: the default α rule ('norm', the reference code's) does not minimise the
   // objective over α, and the Z-step's projection is the exact block minimiser only for m = ℓ.
   monotone: false,
+  graph: 'the anchor graph Z (n × m anchors)',
   iterationCap: (p) => p.iterations,
   footprint: ({ n, dims, k }, p) => {
     const m = p.anchors || k;
