@@ -62,6 +62,7 @@ export class ChooseKManager {
     const handle = this.#host.run(
       {
         datasetPath: dataset.path,
+        ...(dataset.files.length > 1 ? { datasetFiles: dataset.files } : {}),
         loadOptions: dataset.options,
         method: req.method,
         params: req.params,

@@ -21,7 +21,7 @@ export async function executeChooseK(
   const t0 = performance.now();
   const solver = getSolver(request.method);
   const params = validateParams(solver.schema, request.params);
-  const ds = await loadDataset(request.datasetPath, request.loadOptions);
+  const ds = await loadDataset(request.datasetFiles ?? request.datasetPath, request.loadOptions);
   const gen = chooseK(ds, solver, params, { ...range, seed: request.seed });
   for (;;) {
     await hooks.step();
