@@ -177,6 +177,13 @@ export class RunManager {
     }
     const dataset = this.#library.get(req.datasetId);
     if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
+    // Refused here, not in the worker after the dataset is read: without labels nothing says k.
+    if (req.k === undefined && !dataset.summary.labels) {
+      throw named(
+        'InvalidRequest',
+        `runs:start: ${dataset.path} has no labels, so k (the number of clusters) must be given`,
+      );
+    }
     const solver = this.#solver(req.method);
     // Bad parameters fail the run in the worker, with the validator's message, as before.
     const params = validParams(solver, req.params);
