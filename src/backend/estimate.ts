@@ -101,10 +101,21 @@ export const CALIBRATION_RUNS = 64;
 
 /**
  * How far the truth may lie from the calibrated figure, as a factor either way, by where the
- * throughput came from: a method's constant and its real iteration count vary between
- * datasets, more between methods, and are unknown before the first run.
+ * throughput came from: a method's constant and its real iteration count vary a little between
+ * datasets, and by an order of magnitude between methods (the declared cost counts iterations
+ * to the cap), which is all that is known before a method's first run here.
  */
-const SPREAD = { dataset: 1.25, method: 1.5, shared: 1.5, machine: 3, prior: 5 } as const;
+const SPREAD = { dataset: 1.25, method: 1.5, shared: 1.5, machine: 10, prior: 10 } as const;
+
+/**
+ * A measured spread widened when few runs measured it (one run: squared), since a single run
+ * may have paid the worker's warm-up.
+ */
+function spreadOf(rate: Rate): number {
+  const f = SPREAD[rate.source];
+  if (rate.source === 'machine' || rate.source === 'prior') return f;
+  return f ** (rate.runs >= 3 ? 1 : rate.runs === 2 ? 1.5 : 2);
+}
 
 type Source = keyof typeof SPREAD;
 
@@ -200,7 +211,7 @@ export class Calibration {
       [kmeans, work.kmeans],
       [rest, work.rest],
     ] as const) {
-      const f = SPREAD[rate.source];
+      const f = spreadOf(rate);
       seconds += rate.mid * units;
       low += (rate.min / f) * units;
       high += rate.max * f * units;
@@ -220,7 +231,7 @@ function basisOf(solve: Rate, work: RunWork): string {
     case 'method':
       return `${what}; speed measured on ${runs(solve.runs)} of this method on other datasets`;
     case 'machine':
-      return `${what}; speed measured on ${runs(solve.runs)} of other methods (this one has not run here yet: rough)`;
+      return `${what}; speed measured on ${runs(solve.runs)} of other methods (this one has not run here yet: very rough)`;
     case 'shared':
     case 'prior':
       return `${what}; no run has finished here yet, so the speed is a guess (very rough)`;

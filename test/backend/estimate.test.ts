@@ -270,12 +270,12 @@ describe('the time estimate', () => {
     restSeconds: 0.1,
   });
 
-  it('before any finished run: the declared work at a guessed speed, 5× either way', () => {
+  it('before any finished run: the declared work at a guessed speed, 10× either way', () => {
     const t = new Calibration().estimate('m', 'd', work);
     const units = 1e9 + 1e8 + 1e7;
     expect(t.seconds).toBeCloseTo(units * PRIOR_SECONDS_PER_UNIT, 12);
-    expect(t.low).toBeCloseTo(t.seconds / 5, 12);
-    expect(t.high).toBeCloseTo(t.seconds * 5, 12);
+    expect(t.low).toBeCloseTo(t.seconds / 10, 12);
+    expect(t.high).toBeCloseTo(t.seconds * 10, 12);
     expect(t.calibratedRuns).toBe(0);
     expect(t.basis).toBe(
       "the method's declared work: 1 solve, 20 k-means starts; no run has finished here yet, " +
@@ -290,19 +290,20 @@ describe('the time estimate', () => {
     const double = { ...work, solve: 2e9, kmeans: 2e8, rest: 2e7 };
     const t = c.estimate('m', 'd', double);
     expect(t.seconds).toBeCloseTo(2 * (2 + 0.5 + 0.1), 9);
-    expect(t.low).toBeCloseTo(2 * (2 / 1.25 + 0.6 / 1.5), 9);
-    expect(t.high).toBeCloseTo(2 * (2 * 1.25 + 0.6 * 1.5), 9);
+    // One run measured it: each part's spread squared (1.25² for the solve, 1.5² for the rest).
+    expect(t.low).toBeCloseTo(2 * (2 / 1.25 ** 2 + 0.6 / 1.5 ** 2), 9);
+    expect(t.high).toBeCloseTo(2 * (2 * 1.25 ** 2 + 0.6 * 1.5 ** 2), 9);
     expect(t.calibratedRuns).toBe(1);
     expect(t.basis).toContain('speed measured on 1 finished run of this method on this dataset');
     // On another dataset the same method's speed, a little wider.
     const other = c.estimate('m', 'e', work);
-    expect(other.high / other.seconds).toBeCloseTo((2 * 1.5 + 0.6 * 1.5) / 2.6, 9);
+    expect(other.high / other.seconds).toBeCloseTo(1.5 ** 2, 9);
     expect(other.basis).toContain('of this method on other datasets');
-    // Another method: this machine's speed on other methods, rough and said so.
+    // Another method: this machine's speed on other methods, 10× either way, and said so.
     const m2 = c.estimate('m2', 'd', work);
     expect(m2.calibratedRuns).toBe(0);
-    expect(m2.high).toBeCloseTo(2 * 3 + 0.6 * 1.5, 9);
-    expect(m2.basis).toContain('of other methods (this one has not run here yet: rough)');
+    expect(m2.high).toBeCloseTo(2 * 10 + 0.6 * 1.5 ** 2, 9);
+    expect(m2.basis).toContain('of other methods (this one has not run here yet: very rough)');
   });
 
   it('keeps the newest runs; the range spans what they measured', () => {
@@ -310,8 +311,9 @@ describe('the time estimate', () => {
     c.add(sample('m', 'd'));
     c.add({ ...sample('m', 'd'), solveSeconds: 4 });
     const t = c.estimate('m', 'd', work);
-    expect(t.low).toBeCloseTo(2 / 1.25 + 0.6 / 1.5, 9);
-    expect(t.high).toBeCloseTo(4 * 1.25 + 0.6 * 1.5, 9);
+    // Two runs: the spreads to the power 1.5.
+    expect(t.low).toBeCloseTo(2 / 1.25 ** 1.5 + 0.6 / 1.5 ** 1.5, 9);
+    expect(t.high).toBeCloseTo(4 * 1.25 ** 1.5 + 0.6 * 1.5 ** 1.5, 9);
     for (let i = 0; i < 100; i++) c.add(sample('x', 'd'));
     expect(c.size).toBe(64);
     expect(c.estimate('m', 'd', work).calibratedRuns).toBe(0);

@@ -140,6 +140,10 @@ describe('the run form, with the real worker', () => {
     ready();
     await selectDataset('MSRCV1.mat');
     await page.getByTestId('protocol-single').check();
+    // Before any run the time is a guess, and says so.
+    const time = page.getByTestId('time-estimate');
+    await time.filter({ hasText: 'no run has finished here yet' }).waitFor();
+    expect(await time.textContent()).toMatch(/Time: about [\d.]+.* (ms|s|min)/);
     await page.getByTestId('start-run').click();
     const item = page.getByTestId('run-item').first();
     await item.and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
@@ -148,6 +152,10 @@ describe('the run form, with the real worker', () => {
     // The run went ahead with MSRC-v1's own k (its 7 classes), not the 12 typed for HW.
     expect(manager!.list().at(-1)?.k).toBe(7);
     await page.getByTestId('tab-run').click();
+    // The finished run calibrated the speed the next estimate uses.
+    await time
+      .filter({ hasText: 'measured on 1 finished run of this method on this dataset' })
+      .waitFor();
     const dataset = item.getByTestId('run-dataset');
     expect(await dataset.textContent()).toBe('MSRCV1.mat');
     // Not cut: the name's box is as wide as its text, and inside the item.
