@@ -13,6 +13,7 @@ import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAX_SEEDS } from '../core/limits';
 import type { DatasetSummary } from '../core/dataset';
+import { protocolWork, type RunWork } from '../core/solvers/cost';
 import { ParamError, describeSpec, validateParams } from '../core/solvers/params';
 import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver, SolverCharts } from '../core/solvers/types';
@@ -20,6 +21,7 @@ import { writeFileAtomic } from '../io/atomic';
 import { compactCodes } from '../shared/contract';
 import type {
   MethodInfo,
+  ProtocolKind,
   RunEstimate,
   RunEstimateRequest,
   RunInfo,
@@ -29,7 +31,7 @@ import type {
   SerializedError,
 } from '../shared/contract';
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
-import { estimateMemory } from './estimate';
+import { Calibration, estimateMemory, problemShape } from './estimate';
 import { plain, seedResult, seedViewBytes, type StoredResult } from './seeds';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
@@ -73,6 +75,8 @@ interface Entry {
   cancel: () => void;
   lastEmit: number;
   pending: ReturnType<typeof setTimeout> | null;
+  /** The run's work from the solver's declared cost, for the calibration once it is done. */
+  work: RunWork | null;
 }
 
 /** The registry as the renderer sees it. */
@@ -95,6 +99,8 @@ export class RunManager {
   readonly #library: DatasetLibrary;
   readonly #bundleRoot: string | null;
   readonly #interval: number;
+  /** This machine's throughputs, from the runs finished here (the time estimate). */
+  readonly #calibration = new Calibration();
   readonly #keep: number;
   readonly #keepBytes: number;
   readonly #maxQueued: number;
@@ -145,7 +151,26 @@ export class RunManager {
     if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
     const solver = this.#solver(req.method);
     const params = validateParams(solver.schema, req.params);
-    return this.#estimate(dataset.summary, solver, params, req.k);
+    const memory = this.#estimate(dataset.summary, solver, params, req.k);
+    const work = this.#work(dataset.summary, solver, params, req);
+    return { ...memory, time: this.#calibration.estimate(solver.name, dataset.id, work) };
+  }
+
+  /** The work of a run, from the solver's declared cost under the protocol. */
+  #work(
+    summary: DatasetSummary,
+    solver: Solver,
+    params: Params,
+    req: { k?: number; protocol?: ProtocolKind; seeds?: number },
+  ): RunWork {
+    const k = req.k ?? summary.labels?.classes.length ?? 2;
+    return protocolWork(
+      solver,
+      problemShape(summary, k),
+      params,
+      req.protocol ?? 'single',
+      req.seeds,
+    );
   }
 
   /** Listens to every change of every run; returns the unsubscriber. */
@@ -184,6 +209,13 @@ export class RunManager {
     }
     const dataset = this.#library.get(req.datasetId);
     if (!dataset) throw named('NotFound', `no open dataset has the id '${req.datasetId}'`);
+    // Refused here, not in the worker after the dataset is read: without labels nothing says k.
+    if (req.k === undefined && !dataset.summary.labels) {
+      throw named(
+        'InvalidRequest',
+        `runs:start: ${dataset.path} has no labels, so k (the number of clusters) must be given`,
+      );
+    }
     const solver = this.#solver(req.method);
     // Bad parameters fail the run in the worker, with the validator's message, as before.
     const params = validParams(solver, req.params);
@@ -234,6 +266,7 @@ export class RunManager {
       cancel: () => this.#host.cancel(handle.runId),
       lastEmit: 0,
       pending: null,
+      work: params === null ? null : this.#work(dataset.summary, solver, params, req),
     };
     this.#runs.set(id, entry);
     this.#emit(entry);
@@ -413,6 +446,18 @@ export class RunManager {
       (this.#results.size > this.#keep || this.#storedBytes > this.#keepBytes)
     ) {
       this.#dropResult(this.#results.keys().next().value as string);
+    }
+    const entry = this.#runs.get(id);
+    if (entry?.work) {
+      const t = r.timings;
+      this.#calibration.add({
+        method: entry.info.method,
+        datasetId: entry.info.datasetId,
+        work: entry.work,
+        solveSeconds: t.solve_s,
+        kmeansSeconds: t.kmeans_s,
+        restSeconds: Math.max(0, t.total_s - t.solve_s - t.kmeans_s),
+      });
     }
     this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
   }

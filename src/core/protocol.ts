@@ -119,6 +119,11 @@ interface Resolved {
   readonly maxIterations: number;
 }
 
+/** k-means starts per seed unless the options say otherwise (the time estimate reads it too). */
+export function defaultReplicates(protocol: ProtocolKind): number {
+  return protocol === 'paper' ? 20 : 1;
+}
+
 /** Checks the options and k against the dataset; returns the seeds and k-means settings. */
 function resolveOptions(ds: MultiViewDataset, k: number, o: ProtocolOptions): Resolved {
   const count = o.protocol === 'paper' ? (o.seeds ?? 20) : 1;
@@ -134,7 +139,7 @@ function resolveOptions(ds: MultiViewDataset, k: number, o: ProtocolOptions): Re
   if (!Number.isSafeInteger(o.seed) || o.seed < 0 || !Number.isSafeInteger(o.seed + count - 1)) {
     throw new SolverInputError(`seed must be a non-negative safe integer, got ${o.seed}`);
   }
-  const replicates = o.replicates ?? (o.protocol === 'paper' ? 20 : 1);
+  const replicates = o.replicates ?? defaultReplicates(o.protocol);
   wholeNumber('replicates', replicates, Number.MAX_SAFE_INTEGER);
   const maxIterations = o.kmeansMaxIterations ?? 100;
   wholeNumber('kmeansMaxIterations', maxIterations, Number.MAX_SAFE_INTEGER);

@@ -155,11 +155,30 @@ export interface RunEstimateRequest {
   readonly params: Readonly<Record<string, ParamValue>>;
   /** Number of clusters; default: the number of classes. */
   readonly k?: number;
+  /** The protocol and its seeds, for the time estimate (default: a single run). */
+  readonly protocol?: ProtocolKind;
+  readonly seeds?: number;
 }
 
 /**
- * The memory side of a run's estimate, from the solver's declared footprint on the dataset's
- * shape (backend/estimate.ts); the time side stays with the renderer (it has the history).
+ * How long a run should take: its work from the solver's declared cost (`Solver.cost`) under
+ * the protocol, in seconds at throughputs measured on this machine's finished runs
+ * (backend/estimate.ts), as a range that says how rough it is.
+ */
+export interface TimeEstimate {
+  /** The most likely seconds, and the range the true time should fall in. */
+  readonly seconds: number;
+  readonly low: number;
+  readonly high: number;
+  /** How the throughput was calibrated, in words ("3 finished runs of this method here"). */
+  readonly basis: string;
+  /** Finished runs of this method the solve's throughput came from (0: none yet). */
+  readonly calibratedRuns: number;
+}
+
+/**
+ * A run's estimate: the memory side from the solver's declared footprint on the dataset's
+ * shape, and (from `runs:estimate`) the time side from its declared cost (backend/estimate.ts).
  */
 export interface RunEstimate {
   /** Bytes of the views as doubles (a dense upper bound for sparse views). */
@@ -174,6 +193,8 @@ export interface RunEstimate {
   readonly warning: string | null;
   /** Set when the run needs more than the solver worker may use: `runs:start` refuses it. */
   readonly refusal: string | null;
+  /** The time estimate; absent where only the memory was asked (the checks of `runs:start`). */
+  readonly time?: TimeEstimate;
 }
 
 export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';

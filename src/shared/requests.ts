@@ -125,7 +125,7 @@ export function parseRunStart(p: unknown): RunStart {
 /** Validates a `runs:estimate` request's shape, with the bounds of `runs:start`. */
 export function parseRunEstimate(p: unknown): RunEstimateRequest {
   const where = 'runs:estimate';
-  const o = expectObject(where, p, ['datasetId', 'method', 'params', 'k']);
+  const o = expectObject(where, p, ['datasetId', 'method', 'params', 'k', 'protocol', 'seeds']);
   const out: { -readonly [K in keyof RunEstimateRequest]: RunEstimateRequest[K] } = {
     datasetId: expectString(where, o, 'datasetId'),
     method: expectString(where, o, 'method'),
@@ -133,6 +133,15 @@ export function parseRunEstimate(p: unknown): RunEstimateRequest {
   };
   const k = positiveInteger(where, o, 'k');
   if (k !== undefined) out.k = k;
+  const protocol = o['protocol'];
+  if (protocol !== undefined) {
+    if (protocol !== 'single' && protocol !== 'paper') {
+      throw invalid(where, `'protocol' must be 'single' or 'paper'`);
+    }
+    out.protocol = protocol;
+  }
+  const seeds = positiveInteger(where, o, 'seeds');
+  if (seeds !== undefined) out.seeds = seeds;
   return out;
 }
 

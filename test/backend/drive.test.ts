@@ -43,6 +43,7 @@ const toy = defineSolver({
   input: 'incomplete',
   monotone: true,
   iterationCap: () => 3,
+  cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
   footprint: () => ({ bytes: 0, quadratic: false, note: 'nothing' }),
   run: function* (input) {
     solves++;

@@ -9,7 +9,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NN_WARN_BYTES, estimateMemory, problemShape } from '../../src/backend/estimate';
+import {
+  Calibration,
+  NN_WARN_BYTES,
+  PRIOR_SECONDS_PER_UNIT,
+  estimateMemory,
+  problemShape,
+} from '../../src/backend/estimate';
 import { createHandlers, invoke } from '../../src/backend/handlers';
 import { DatasetLibrary } from '../../src/backend/library';
 import { RunManager } from '../../src/backend/runs';
@@ -39,6 +45,7 @@ const huge = defineSolver({
   input: 'incomplete',
   monotone: false,
   iterationCap: (p) => p.rounds,
+  cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
   footprint: (shape, p) => {
     asked.push(shape);
     return { bytes: p.gib * GiB, quadratic: true, note: 'two dense n × n graphs' };
@@ -61,6 +68,7 @@ const linear = defineSolver({
   input: 'incomplete',
   monotone: false,
   iterationCap: () => null,
+  cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
   footprint: (_shape, p) => ({ bytes: p.gib * GiB, quadratic: false, note: 'an n × c factor' }),
   // eslint-disable-next-line require-yield
   run: function* () {
@@ -112,7 +120,9 @@ async function estimate(
     ...(k === undefined ? {} : { k }),
   });
   if (!r.ok) throw new Error(`${r.error.name}: ${r.error.message}`);
-  return r.value;
+  // The memory side only: the time side has its own tests below.
+  const { time: _time, ...memory } = r.value;
+  return memory;
 }
 
 const DATA_BYTES = (6 * 2 + 4 * 3) * 8;
@@ -246,5 +256,93 @@ describe('estimateMemory with the registered CGL', () => {
       present: [20_000, 10_000],
       k: 3,
     });
+  });
+});
+
+describe('the time estimate', () => {
+  const work = { solve: 1e9, kmeans: 1e8, rest: 1e7, solves: 1, starts: 20 };
+  const sample = (method: string, datasetId: string) => ({
+    method,
+    datasetId,
+    work,
+    solveSeconds: 2,
+    kmeansSeconds: 0.5,
+    restSeconds: 0.1,
+  });
+
+  it('before any finished run: the declared work at a guessed speed, 10× either way', () => {
+    const t = new Calibration().estimate('m', 'd', work);
+    const units = 1e9 + 1e8 + 1e7;
+    expect(t.seconds).toBeCloseTo(units * PRIOR_SECONDS_PER_UNIT, 12);
+    expect(t.low).toBeCloseTo(t.seconds / 10, 12);
+    expect(t.high).toBeCloseTo(t.seconds * 10, 12);
+    expect(t.calibratedRuns).toBe(0);
+    expect(t.basis).toBe(
+      "the method's declared work: 1 solve, 20 k-means starts; no run has finished here yet, " +
+        'so the speed is a guess (very rough)',
+    );
+  });
+
+  it('after a run of the method on the dataset: its measured speed, a narrow range', () => {
+    const c = new Calibration();
+    c.add(sample('m', 'd'));
+    // Twice the work: twice the seconds of each part.
+    const double = { ...work, solve: 2e9, kmeans: 2e8, rest: 2e7 };
+    const t = c.estimate('m', 'd', double);
+    expect(t.seconds).toBeCloseTo(2 * (2 + 0.5 + 0.1), 9);
+    // One run measured it: each part's spread squared (1.25² for the solve, 1.5² for the rest).
+    expect(t.low).toBeCloseTo(2 * (2 / 1.25 ** 2 + 0.6 / 1.5 ** 2), 9);
+    expect(t.high).toBeCloseTo(2 * (2 * 1.25 ** 2 + 0.6 * 1.5 ** 2), 9);
+    expect(t.calibratedRuns).toBe(1);
+    expect(t.basis).toContain('speed measured on 1 finished run of this method on this dataset');
+    // On another dataset the same method's speed, a little wider.
+    const other = c.estimate('m', 'e', work);
+    expect(other.high / other.seconds).toBeCloseTo(1.5 ** 2, 9);
+    expect(other.basis).toContain('of this method on other datasets');
+    // Another method: this machine's speed on other methods, 10× either way, and said so.
+    const m2 = c.estimate('m2', 'd', work);
+    expect(m2.calibratedRuns).toBe(0);
+    expect(m2.high).toBeCloseTo(2 * 10 + 0.6 * 1.5 ** 2, 9);
+    expect(m2.basis).toContain('of other methods (this one has not run here yet: very rough)');
+  });
+
+  it('keeps the newest runs; the range spans what they measured', () => {
+    const c = new Calibration();
+    c.add(sample('m', 'd'));
+    c.add({ ...sample('m', 'd'), solveSeconds: 4 });
+    const t = c.estimate('m', 'd', work);
+    // Two runs: the spreads to the power 1.5.
+    expect(t.low).toBeCloseTo(2 / 1.25 ** 1.5 + 0.6 / 1.5 ** 1.5, 9);
+    expect(t.high).toBeCloseTo(4 * 1.25 ** 1.5 + 0.6 * 1.5 ** 1.5, 9);
+    for (let i = 0; i < 100; i++) c.add(sample('x', 'd'));
+    expect(c.size).toBe(64);
+    expect(c.estimate('m', 'd', work).calibratedRuns).toBe(0);
+  });
+
+  it('runs:estimate answers it; a deterministic method’s solve does not repeat per seed', async () => {
+    const ask = async (extra: Record<string, unknown>) => {
+      const r = await invoke(handlers, 'runs:estimate', {
+        datasetId,
+        method: 'fake-huge',
+        params: {},
+        ...extra,
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value.time!;
+    };
+    const one = await ask({});
+    const twenty = await ask({ protocol: 'paper', seeds: 20 });
+    // The fake declares solve 1, k-means 1 per Lloyd iteration, deterministic: 20 seeds add
+    // 20 × 20 k-means starts and the scoring, never a second solve.
+    expect(twenty.basis).toContain('1 solve, 400 k-means starts');
+    expect(one.basis).toContain('1 solve, 1 k-means start;');
+    expect(twenty.seconds).toBeGreaterThan(one.seconds);
+    const bad = await invoke(handlers, 'runs:estimate', {
+      datasetId,
+      method: 'fake-huge',
+      params: {},
+      protocol: 'lots',
+    });
+    expect(bad.ok).toBe(false);
   });
 });

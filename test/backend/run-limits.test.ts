@@ -13,7 +13,7 @@ import { WorkerHost, type WorkerProcess } from '../../src/backend/worker-host';
 import { MAX_SEEDS } from '../../src/core/limits';
 import { parseRequest, type RunInfo } from '../../src/shared/contract';
 import type { FromWorker, ToWorker, WorkerRunResult } from '../../src/shared/worker-protocol';
-import { fakeLoader } from '../helpers/fake-dataset';
+import { fakeDataset, fakeLoader } from '../helpers/fake-dataset';
 
 let dir: string;
 let file: string;
@@ -114,6 +114,22 @@ describe('run limits', () => {
     );
     expect(runs.list()).toHaveLength(0);
     expect(runs.start({ ...start, protocol: 'paper', seeds: MAX_SEEDS }).seeds).toBe(MAX_SEEDS);
+    host.dispose();
+  });
+
+  it('refuses a run without k on a dataset without labels, before any work', async () => {
+    const library = new DatasetLibrary({
+      load: async (path) => ({ ...fakeDataset(path), labels: null }),
+    });
+    const { id } = await library.open(file);
+    const host = new WorkerHost({ spawn: standIn('silent') });
+    const runs = new RunManager({ host, library, bundleRoot: null });
+    const start = { datasetId: id, method: 'kmeans-concat', params: {}, seed: 1 } as const;
+    expect(() => runs.start({ ...start, protocol: 'single' })).toThrow(
+      `runs:start: ${file} has no labels, so k (the number of clusters) must be given`,
+    );
+    expect(runs.list()).toHaveLength(0);
+    expect(runs.start({ ...start, protocol: 'single', k: 2 }).k).toBe(2);
     host.dispose();
   });
 

@@ -58,6 +58,7 @@ function embeddingSolver(deterministic: boolean): Solver & { calls: number } {
     input: 'incomplete' as const,
     monotone: false,
     iterationCap: () => null,
+    cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
     footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
     calls: 0,
     *run(): Generator<SolverStep, SolverOutput, void> {
@@ -89,6 +90,7 @@ const seedLabeller: Solver = {
   input: 'incomplete',
   monotone: false,
   iterationCap: () => null,
+  cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
   footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
   *run(_ds, _params, _k, rng) {
     const labels = Int32Array.from(TRUTH);
@@ -248,6 +250,7 @@ const viewSolver: Solver = {
   input: 'incomplete',
   monotone: false,
   iterationCap: () => null,
+  cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
   footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
   *run(ds) {
     yield { stage: 'solve', iteration: 1, objective: null };
@@ -268,6 +271,7 @@ function fixedSolver(output: Partial<SolverOutput>, fail?: Error): Solver {
     input: 'incomplete',
     monotone: false,
     iterationCap: () => null,
+    cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
     footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
     // eslint-disable-next-line require-yield
     *run() {

@@ -5,8 +5,8 @@
  * stages, report progress and cancel between steps without the math knowing.
  *
  * Everything a host needs to know about a method is declared here, next to its math: whether it
- * needs complete views, its memory footprint, its iteration cap, whether its objective is
- * monotone and its chart data. No file outside `core/solvers/` names a solver.
+ * needs complete views, its memory footprint, its cost, its iteration cap, whether its
+ * objective is monotone and its chart data. No file outside `core/solvers/` names a solver.
  */
 import type { View } from '../dataset';
 import type { Csr, Mat } from '../linalg/types';
@@ -171,6 +171,27 @@ export interface Footprint {
   readonly note: string;
 }
 
+/**
+ * A method's work on a problem of some shape, in floating-point operations to within a constant
+ * factor: the host turns it into seconds with throughputs measured on finished runs
+ * (backend/estimate.ts), so only how the work grows with n, d_v, k and the parameters has to be
+ * right, not its constant.
+ */
+export interface SolverCost {
+  /** Work of one solve (`run`, to its iteration cap). */
+  readonly solve: number;
+  /**
+   * Work of one Lloyd iteration of one k-means start on the method's (n, c) embedding, n·k·c;
+   * 0 when the method sets its labels itself (the protocol then runs no k-means).
+   */
+  readonly kmeans: number;
+  /**
+   * True when the solve runs again for every seed (it reads the RNG); false when the protocol
+   * solves once and reuses it for every seed (`deterministic`), so only k-means repeats.
+   */
+  readonly perSeed: boolean;
+}
+
 /** Declaration and method of one solver, with parameters typed by its schema. */
 export interface SolverDefinition<S extends ParamSchema> {
   /** CLI and registry name, e.g. 'kmeans-concat'. */
@@ -195,6 +216,8 @@ export interface SolverDefinition<S extends ParamSchema> {
   iterationCap(params: ParamsOf<S>): number | null;
   /** What the method allocates for a problem of this shape (within 2× of its measured peak). */
   footprint(shape: ProblemShape, params: ParamsOf<S>): Footprint;
+  /** What the method computes for a problem of this shape (the time estimate's input). */
+  cost(shape: ProblemShape, params: ParamsOf<S>): SolverCost;
   /** The method. `params` are validated against `schema`; 2 ≤ k ≤ n. */
   run(
     input: SolverInput,
@@ -208,6 +231,7 @@ export interface SolverDefinition<S extends ParamSchema> {
 export type Solver = SolverDefinition<ParamSchema> & {
   iterationCap(params: Params): number | null;
   footprint(shape: ProblemShape, params: Params): Footprint;
+  cost(shape: ProblemShape, params: Params): SolverCost;
   run(
     input: SolverInput,
     params: Params,
@@ -218,7 +242,7 @@ export type Solver = SolverDefinition<ParamSchema> & {
 
 /**
  * A solver from its definition. Declare the schema `as const` (or with `satisfies ParamSchema`)
- * so that `run`, `footprint` and `iterationCap` receive `ParamsOf<schema>`: a misspelt
+ * so that `run`, `footprint`, `cost` and `iterationCap` receive `ParamsOf<schema>`: a misspelt
  * parameter then fails to compile. Hosts validate parameters against the schema before calling
  * anything here, which is what makes the erasure below sound.
  */

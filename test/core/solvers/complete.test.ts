@@ -74,6 +74,7 @@ describe('the protocol and complete-input solvers', () => {
       input,
       monotone: false,
       iterationCap: () => null,
+      cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
       footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
       // eslint-disable-next-line require-yield
       *run(s) {

@@ -2,7 +2,7 @@
  * The conformance suite: the same checks for every solver of `listSolvers()` and the template
  * (test/helpers/solvers.ts), so a newly registered method gets them for free. Each check reads
  * only the solver's declaration (schema, input, deterministic, monotone, iterationCap,
- * footprint): no solver is named here. For speed a run may lower the solver's iteration cap
+ * footprint, cost): no solver is named here. For speed a run may lower the solver's iteration cap
  * through its own schema (the 'int' parameter that `iterationCap` follows), nothing else.
  *
  * Memory is measured as ArrayBuffer bytes (`process.memoryUsage().arrayBuffers`, where typed
@@ -16,6 +16,7 @@ import { setThreadPool, type ThreadPool } from '../../../src/core/parallel';
 import { evaluate } from '../../../src/core/protocol';
 import { createRng } from '../../../src/core/random';
 import { fillMissing } from '../../../src/core/solvers/complete';
+import { protocolWork } from '../../../src/core/solvers/cost';
 import { validateParams } from '../../../src/core/solvers/params';
 import type {
   Params,
@@ -226,6 +227,57 @@ describe.each(SOLVERS.map((s) => [s.name, s] as const))('%s conforms', (_name, s
       data[7] = NaN;
       const nan = { ...v0, name: 'nan-view', values: { ...v0.values, data } } as View;
       expect(() => run(withView(ds, 0, nan))).toThrow(/'nan-view'.*NaN/);
+    });
+  });
+
+  describe('the declared cost', () => {
+    /** Three views, the second missing 30 % of the samples. */
+    const shape = (n: number) => ({
+      n,
+      dims: [40, 60, 20],
+      present: [n, Math.ceil(0.7 * n), n],
+      k: K,
+    });
+
+    it('grows with n; repeats per seed exactly when the method is not deterministic', () => {
+      const small = s.cost(shape(1000), params);
+      const big = s.cost(shape(4000), params);
+      for (const c of [small, big]) {
+        expect(Number.isFinite(c.solve) && c.solve > 0, `solve ${c.solve}`).toBe(true);
+        expect(Number.isFinite(c.kmeans) && c.kmeans >= 0, `kmeans ${c.kmeans}`).toBe(true);
+      }
+      expect(big.solve).toBeGreaterThan(small.solve);
+      if (small.kmeans > 0) expect(big.kmeans).toBeGreaterThan(small.kmeans);
+      expect(small.perSeed).toBe(!s.deterministic);
+    });
+
+    it('under the paper protocol, grows with seeds where the protocol repeats work', () => {
+      const one = protocolWork(s, shape(1000), params, 'paper', 1);
+      const twenty = protocolWork(s, shape(1000), params, 'paper', 20);
+      if (s.cost(shape(1000), params).perSeed) {
+        expect(twenty.solve).toBeCloseTo(20 * one.solve, 6);
+      } else {
+        // Solved once for every seed: only k-means and the scoring repeat.
+        expect(twenty.solve).toBe(one.solve);
+      }
+      expect(twenty.kmeans).toBeCloseTo(20 * one.kmeans, 6);
+      const total = (w: typeof one) => w.solve + w.kmeans + w.rest;
+      expect(total(twenty)).toBeGreaterThan(total(one));
+    });
+
+    it('declares k-means work exactly when the protocol runs k-means on its output', () => {
+      const ds = toy(true);
+      const { output } = solve(s, ds, params, 0);
+      const cost = s.cost(
+        {
+          n: ds.n,
+          dims: ds.views.map((v) => v.d),
+          present: ds.views.map((v) => v.present.length),
+          k: K,
+        },
+        params,
+      );
+      expect(cost.kmeans === 0).toBe(output.labels !== undefined);
     });
   });
 

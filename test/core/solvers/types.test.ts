@@ -44,6 +44,7 @@ describe('ParamsOf a schema declared as const', () => {
       monotone: false,
       // @ts-expect-error 'rates' is not in the schema
       iterationCap: (params) => params.rates,
+      cost: () => ({ solve: 1, kmeans: 1, perSeed: false }),
       footprint: () => ({ bytes: 0, quadratic: false, note: '' }),
       // eslint-disable-next-line require-yield
       *run(input, params) {

@@ -63,6 +63,14 @@ export const template = defineSolver({
     quadratic: false,
     note: 'the n × k assignment costs and the k × Σd centroids',
   }),
+  // COPYING: the work of one solve in flops, up to a constant (the host calibrates it on
+  // finished runs); `kmeans` the work of one Lloyd iteration on the embedding (n·k·c), 0 when
+  // the method sets its labels; `perSeed` false exactly when the method is deterministic.
+  cost: ({ dims, present, k }, params) => ({
+    solve: 2 * params.iterations * k * dims.reduce((a, d, v) => a + present[v]! * d, 0),
+    kmeans: 0,
+    perSeed: true,
+  }),
   *run(input, params, k, rng) {
     checkViews(input);
     const r = yield* templateIterate(

@@ -126,4 +126,16 @@ export const bsv = defineSolver({
       note: 'the filled views, one view’s graph and eigenvectors',
     };
   },
+  cost: ({ n, dims, k }, p) => {
+    // Per candidate view: the exact kNN search (n²·d_v), then the eigensolver's Chebyshev steps
+    // on the sparse graph (a hundred or so, each nnz·(k + 1), nnz ≈ 2·n·neighbors) and its dense
+    // n × (k + 1) work; solved once (deterministic), k-means then runs on n × k.
+    const views = p.criterion === 'view' ? [dims[p.view - 1] ?? 0] : dims;
+    const eigen = 100 * 2 * n * (p.neighbors + 1) * (k + 1) + 10 * n * (k + 1) ** 2;
+    return {
+      solve: views.reduce((a, d) => a + n * n * d + eigen, 0),
+      kmeans: n * k * k,
+      perSeed: false,
+    };
+  },
 });

@@ -18,6 +18,7 @@ import {
   type Footprint,
   type ParamsOf,
   type ProblemShape,
+  type SolverCost,
   type SolverInput,
   type SolverOutput,
   type SolverStep,
@@ -312,6 +313,25 @@ function footprint({ n, dims, present, k }: ProblemShape, p: CglParams): Footpri
 /** The graph both methods hand out for the eigengap. */
 const CONSENSUS_GRAPH = 'the consensus adaptive-neighbour graph';
 
+/**
+ * What CGL computes (README "Complexity"): the views' exact kNN graphs (n²·d_v each), then per
+ * pass the T-step (V²c²n + V²c·n·log₂n, or the dense n × V × n tensor's FFT and products) and
+ * per view three products with its graph (nnz·c + n·V·c², nnz ≈ 2·n·neighbors), to the cap; the
+ * consensus embedding once. Deterministic: one solve per protocol, however many seeds.
+ */
+function cost({ n, dims, k }: ProblemShape, p: CglParams): SolverCost {
+  const V = dims.length;
+  const c = k;
+  const logn = Math.log2(Math.max(n, 2));
+  const knn = dims.reduce((a, d) => a + n * n * d, 0);
+  const nnz = 2 * n * p.neighbors;
+  const tstep =
+    p.path === 'dense' ? V * n * n * (logn + c) : V * V * c * c * n + V * V * c * n * logn;
+  const pass = tstep + 3 * V * (nnz * c + n * V * c * c);
+  const embed = 100 * nnz * (c + 1);
+  return { solve: knn + p.iterations * pass + embed, kmeans: n * k * c, perSeed: false };
+}
+
 export const cgl = defineSolver({
   name: 'cgl',
   title: 'CGL (consensus graph learning, weighted tensor nuclear norm)',
@@ -327,6 +347,7 @@ export const cgl = defineSolver({
   graph: CONSENSUS_GRAPH,
   iterationCap: (p) => p.iterations,
   footprint,
+  cost,
 });
 
 export const cgmvcNc = defineSolver({
@@ -347,4 +368,5 @@ export const cgmvcNc = defineSolver({
   graph: CONSENSUS_GRAPH,
   iterationCap: (p) => p.iterations,
   footprint,
+  cost,
 });

@@ -265,4 +265,18 @@ export const imvcCbg = defineSolver({
       note: 'the n × m anchor graph and per view n × ℓ factors',
     };
   },
+  cost: ({ n, dims, present, k }, p) => {
+    // README "Complexity": per iteration Σ_v n_v·d_v·ℓ + n·m·ℓ + Σ_v d_v·ℓ², to the iteration
+    // cap, for every start; the embedding O(n·m²) once. Seeded starts: solved again per seed.
+    const m = p.anchors || k;
+    const l = p.dimension || k;
+    const starts = p.start === 'reference' ? 1 : p.restarts;
+    const views = dims.reduce((a, d, v) => a + present[v]! * d * l + d * l * l, 0);
+    const iteration = views + n * m * l;
+    return {
+      solve: starts * p.iterations * iteration + n * m * m,
+      kmeans: n * k * k,
+      perSeed: true,
+    };
+  },
 });

@@ -72,4 +72,9 @@ export const kmeansConcat = defineSolver({
       note: 'the filled views and the n × Σd concatenation',
     };
   },
+  cost: ({ n, dims, k }) => {
+    // Filling, normalising and copying n × Σd values once; k-means then runs on all Σd columns.
+    const total = dims.reduce((a, d) => a + d, 0);
+    return { solve: 3 * n * total, kmeans: n * k * total, perSeed: false };
+  },
 });

@@ -1,7 +1,7 @@
 /**
- * The host's memory estimate of the run the form describes (`runs:estimate`), asked again a
- * short while after the form stops changing, so that typing in a field sends one request, not
- * one per key. Only the answer to the latest question is kept; a failed one is no answer (the
+ * The host's estimate of the run the form describes (`runs:estimate`: memory and time), asked
+ * again a short while after the form stops changing, so that typing in a field sends one
+ * request, not one per key, and after each finished run (the host's speed calibration moved). Only the answer to the latest question is kept; a failed one is no answer (the
  * form shows its own errors, and `runs:start` reports the host's).
  */
 import type { Request, Response, RunEstimate, RunEstimateRequest } from '../../../shared/contract';
@@ -29,9 +29,12 @@ export class MemoryEstimateState {
     this.#delayMs = delayMs;
   }
 
-  /** The form's run changed (null: no run to estimate); an unchanged question is not re-asked. */
-  ask(request: RunEstimateRequest | null): void {
-    const key = request === null ? '' : JSON.stringify(request);
+  /**
+   * The form's run changed (null: no run to estimate), or `finished` runs are done now; an
+   * unchanged question is not re-asked.
+   */
+  ask(request: RunEstimateRequest | null, finished = 0): void {
+    const key = request === null ? '' : `${finished}:${JSON.stringify(request)}`;
     if (key === this.#key) return;
     this.#key = key;
     const asked = ++this.#asked;

@@ -1,57 +1,29 @@
 /**
- * The estimate shown before a run starts. Memory comes from the host (`runs:estimate`: the
- * solver's declared footprint on the dataset's shape, with the warning and the refusal the host
- * decides) and is shown as given. Time comes from earlier runs of the same method: on the same
- * dataset (per seed), else on another dataset scaled by the data size n·Σd (a rough guess, said
- * so); never invented.
+ * The estimate shown before a run starts, as the host answers it (`runs:estimate`): memory from
+ * the solver's declared footprint, with the warning and the refusal the host decides, and time
+ * from its declared cost at this machine's measured speed, as a range with how it was
+ * calibrated. Shown as given; the renderer invents no figure.
  */
-import type { RunEstimate, RunInfo } from '../../../shared/contract';
+import type { RunEstimate, TimeEstimate } from '../../../shared/contract';
 
 export interface Estimate {
   /** The host's answer for the form's run; null until it came (or when it failed). */
   readonly memory: RunEstimate | null;
-  /** Seconds, from the median of earlier comparable runs; null when there are none. */
-  readonly seconds: number | null;
-  readonly basis: string;
 }
 
-export interface TimeEstimate {
-  readonly seconds: number | null;
-  readonly basis: string;
+/** Two significant digits in a unit that suits `s`: [value, unit]. */
+function inUnit(s: number): [string, string] {
+  const sig = (x: number): string => String(Number(x.toPrecision(2)));
+  if (s < 1) return [sig(s * 1000), 'ms'];
+  if (s < 60) return [sig(s), 's'];
+  if (s < 3600) return [sig(s / 60), 'min'];
+  return [sig(s / 3600), 'h'];
 }
 
-/**
- * The time of `seeds` seeds of `method` on dataset `datasetId`, whose data size n·Σd is
- * `size`, from `history`; `sizes`: dataset id → n·Σd of the datasets earlier runs used.
- */
-export function estimateTime(
-  method: string,
-  seeds: number,
-  history: readonly RunInfo[],
-  datasetId: string,
-  size: number,
-  sizes: Readonly<Record<string, number>> = {},
-): TimeEstimate {
-  const done = history.filter(
-    (r) => r.status === 'done' && r.method === method && r.seconds !== null,
-  );
-  const perSeed = (r: RunInfo): number => (r.seconds as number) / Math.max(r.seeds, 1);
-  const medianOf = (xs: number[]): number | null =>
-    xs.length ? xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null;
-  const same = done.filter((r) => r.datasetId === datasetId).map(perSeed);
-  let median = medianOf(same);
-  let basis =
-    median === null
-      ? 'no earlier run of this method'
-      : `from ${same.length} earlier run${same.length > 1 ? 's' : ''} (${median.toFixed(2)} s per seed)`;
-  if (median === null) {
-    const scaled = done
-      .filter((r) => (sizes[r.datasetId] ?? 0) > 0)
-      .map((r) => (perSeed(r) * size) / sizes[r.datasetId]!);
-    median = medianOf(scaled);
-    if (median !== null) {
-      basis = `rough: scaled by data size from ${scaled.length} run${scaled.length > 1 ? 's' : ''} on other datasets`;
-    }
-  }
-  return { seconds: median === null ? null : median * seeds, basis };
+/** A time range as people say it: 'about 20–40 s', 'about 40 s – 2 min'. */
+export function fmtTimeRange(t: Pick<TimeEstimate, 'low' | 'high'>): string {
+  const [a, ua] = inUnit(t.low);
+  const [b, ub] = inUnit(t.high);
+  if (ua === ub) return a === b ? `about ${a} ${ua}` : `about ${a}–${b} ${ua}`;
+  return `about ${a} ${ua} – ${b} ${ub}`;
 }

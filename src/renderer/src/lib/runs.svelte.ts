@@ -20,6 +20,9 @@ export type Call = <C extends Channel>(channel: C, request: Request<C>) => Promi
 
 const ACTIVE = new Set(['queued', 'running']);
 
+/** How often the elapsed-time clock advances while a run is active (ms). */
+export const TICK_MS = 250;
+
 export class RunsState {
   methods = $state.raw<MethodInfo[]>([]);
   /** Every run of the session, oldest first. Replaced on each update: raw state. */
@@ -30,8 +33,14 @@ export class RunsState {
   /** Results fetched for the comparison, by run id. */
   compared = $state.raw<Record<string, RunResult>>({});
   error = $state.raw<Error | null>(null);
-  /** A clock for elapsed times, advanced by `tick()` while a run is active. */
+  /**
+   * A clock for elapsed times, advanced every TICK_MS while a run is active. The timer is
+   * started and stopped here, as runs change status, not by an effect on the run list: an
+   * effect re-ran on every progress update and restarted its interval before it ever fired,
+   * so the clock stood still for as long as updates came faster than TICK_MS.
+   */
   now = $state(Date.now());
+  #timer: ReturnType<typeof setInterval> | null = null;
 
   readonly selected: RunInfo | null = $derived(
     this.runs.find((r) => r.id === this.selectedId) ?? null,
@@ -53,6 +62,7 @@ export class RunsState {
       ]);
       this.methods = methods;
       this.runs = runs;
+      this.#clock();
     });
   }
 
@@ -61,6 +71,7 @@ export class RunsState {
     const i = this.runs.findIndex((r) => r.id === run.id);
     const was = i < 0 ? undefined : this.runs[i];
     this.runs = i < 0 ? [...this.runs, run] : this.runs.with(i, run);
+    this.#clock();
     // The selected run just finished: fetch its result.
     if (run.status === 'done' && was?.status !== 'done' && this.selectedId === run.id) {
       void this.#loadResult(run.id);
@@ -152,6 +163,28 @@ export class RunsState {
     this.now = now;
   }
 
+  /** Whether the clock is running (a run is queued or running). */
+  get ticking(): boolean {
+    return this.#timer !== null;
+  }
+
+  /** Stops the clock for good (the state is dropped). */
+  dispose(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Starts the clock when a run became active, stops it when none is left. */
+  #clock(): void {
+    const active = this.runs.some((r) => ACTIVE.has(r.status));
+    if (active && this.#timer === null) {
+      this.tick();
+      this.#timer = setInterval(() => this.tick(), TICK_MS);
+    } else if (!active && this.#timer !== null) {
+      this.dispose();
+    }
+  }
+
   /** Seconds a run has taken so far (or took). */
   elapsed(run: RunInfo): number {
     if (run.seconds !== null) return run.seconds;
@@ -192,26 +225,112 @@ export function progressFraction(run: RunInfo): number {
   return Math.min(1, (p.seedIndex - 1 + within) / Math.max(p.seedCount, 1));
 }
 
-/** The run form: a method, its parameters as typed, seed, protocol, seeds and k. */
+/** What the run form needs of the selected dataset: its id, and its class count when labelled. */
+export interface FormDataset {
+  readonly id: string;
+  readonly summary: { readonly labels: { readonly classes: readonly unknown[] } | null };
+}
+
+/** The fields the form keeps per dataset, as typed. */
+interface DatasetFields {
+  seed: string;
+  seeds: string;
+  /** Empty on a labelled dataset: the number of classes. */
+  k: string;
+}
+
+const DEFAULT_SEED = '1';
+const DEFAULT_SEEDS = '20';
+
+/** The class count of a labelled dataset, else null. */
+export function classCount(dataset: FormDataset | null): number | null {
+  return dataset?.summary.labels ? dataset.summary.labels.classes.length : null;
+}
+
+/**
+ * The run form: a method, its parameters as typed and the protocol, shared by every dataset;
+ * seed, seeds and k kept per dataset, since a k typed for one dataset is wrong for the next
+ * (selecting another dataset shows its own values; a dataset not yet touched starts with
+ * k = its class count when it has labels, else an empty k that must be filled).
+ */
 export class RunFormState {
   methodName = $state('');
   /** Field values by parameter name, for the current method. */
   values = $state<Record<string, FieldValue>>({});
-  seed = $state('1');
   protocol = $state<ProtocolKind>('single');
-  seeds = $state('20');
-  /** Empty: the number of classes. */
-  k = $state('');
+  /** Typed fields by dataset id; a dataset without an entry shows its defaults. */
+  #fields = $state<Record<string, DatasetFields>>({});
+  /** The fields while no dataset is selected. */
+  #none = $state<DatasetFields>({ seed: DEFAULT_SEED, seeds: DEFAULT_SEEDS, k: '' });
 
   #methods: () => readonly MethodInfo[] = () => [];
+  #dataset: () => FormDataset | null;
 
-  constructor(methods: () => readonly MethodInfo[]) {
+  /** `dataset`: the selected dataset, read whenever a field is read or written. */
+  constructor(
+    methods: () => readonly MethodInfo[],
+    dataset: () => FormDataset | null = () => null,
+  ) {
     this.#methods = methods;
+    this.#dataset = dataset;
   }
 
   readonly method: MethodInfo | null = $derived(
     this.#methods().find((m) => m.name === this.methodName) ?? null,
   );
+
+  /** The selected dataset's class count, or null when it has no labels (k is then required). */
+  get classes(): number | null {
+    return classCount(this.#dataset());
+  }
+
+  #defaults(dataset: FormDataset | null): DatasetFields {
+    const c = classCount(dataset);
+    return { seed: DEFAULT_SEED, seeds: DEFAULT_SEEDS, k: c === null ? '' : String(c) };
+  }
+
+  /**
+   * The fields of `datasetId` (default: the selected dataset): as typed, else its defaults; with
+   * no dataset selected, the fields typed meanwhile.
+   */
+  #read(datasetId?: string): DatasetFields {
+    const typed = datasetId === undefined ? undefined : this.#fields[datasetId];
+    if (typed) return typed;
+    const selected = this.#dataset();
+    if (selected === null) return this.#none;
+    if (datasetId !== undefined && datasetId !== selected.id) return this.#defaults(null);
+    return this.#fields[selected.id] ?? this.#defaults(selected);
+  }
+
+  #write(key: keyof DatasetFields, value: string): void {
+    const selected = this.#dataset();
+    if (selected === null) {
+      this.#none[key] = value;
+      return;
+    }
+    const current = this.#fields[selected.id] ?? this.#defaults(selected);
+    this.#fields[selected.id] = { ...current, [key]: value };
+  }
+
+  get seed(): string {
+    return this.#read().seed;
+  }
+  set seed(value: string) {
+    this.#write('seed', value);
+  }
+  get seeds(): string {
+    return this.#read().seeds;
+  }
+  set seeds(value: string) {
+    this.#write('seeds', value);
+  }
+  /** k as typed for the selected dataset. */
+  get k(): string {
+    return this.#read().k;
+  }
+  set k(value: string) {
+    this.#write('k', value);
+  }
 
   /** Message per parameter (and 'seed', 'seeds', 'k'); absent when valid. */
   readonly errors: Record<string, string> = $derived.by(() => {
@@ -229,11 +348,24 @@ export class RunFormState {
     if (this.k.trim() !== '') {
       const k = checkInteger('k', this.k, 1);
       if (!k.ok) out['k'] = k.message;
+    } else if (this.#dataset() !== null && this.classes === null) {
+      out['k'] = K_REQUIRED;
     }
     return out;
   });
 
   readonly valid: boolean = $derived(this.method !== null && Object.keys(this.errors).length === 0);
+
+  /**
+   * The sentence saying k differs from the class count, or null (no labels, k empty or equal):
+   * the metrics then compare k clusters with fewer or more classes.
+   */
+  readonly kNote: string | null = $derived.by(() => {
+    const c = this.classes;
+    const k = Number(this.k.trim());
+    if (c === null || this.k.trim() === '' || !Number.isSafeInteger(k) || k === c) return null;
+    return `k = ${k} differs from the ${c} classes of the labels: the metrics compare ${k} clusters with ${c} classes`;
+  });
 
   /** Chooses a method and resets its fields to the schema's defaults. */
   choose(name: string): void {
@@ -242,10 +374,11 @@ export class RunFormState {
     this.values = Object.fromEntries((m?.params ?? []).map((p) => [p.name, initialValue(p)]));
   }
 
-  /** The request for `datasetId`, or null while the form has an error. */
+  /** The request for `datasetId` with that dataset's own fields, or null while the form has an error. */
   request(datasetId: string, batch?: string): Request<'runs:start'> | null {
     const m = this.method;
     if (!m || !this.valid) return null;
+    const f = this.#read(datasetId);
     const params: Record<string, ParamValue> = {};
     for (const p of m.params) {
       const c = checkParam(p, this.values[p.name] ?? initialValue(p));
@@ -255,14 +388,18 @@ export class RunFormState {
       datasetId,
       method: m.name,
       params,
-      seed: Number(this.seed.trim()),
+      seed: Number(f.seed.trim()),
       protocol: this.protocol,
-      ...(this.protocol === 'paper' ? { seeds: Number(this.seeds.trim()) } : {}),
-      ...(this.k.trim() !== '' ? { k: Number(this.k.trim()) } : {}),
+      ...(this.protocol === 'paper' ? { seeds: Number(f.seeds.trim()) } : {}),
+      ...(f.k.trim() !== '' ? { k: Number(f.k.trim()) } : {}),
       ...(batch !== undefined ? { batch } : {}),
     };
   }
 }
+
+/** The form's message for an empty k on a dataset without labels. */
+export const K_REQUIRED =
+  'k is required: this dataset has no labels to count classes from (enter the number of clusters)';
 
 /** Columns of the comparison table, and its sort. */
 export interface CompareRow {

@@ -1,9 +1,9 @@
 /** The run form in a DOM (happy-dom): typing an out-of-range value shows the schema's message. */
 import { fireEvent, render, screen } from '@testing-library/svelte';
-import { flushSync } from 'svelte';
+import { createRawSnippet, flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import RunForm from '../../../../src/renderer/src/components/RunForm.svelte';
-import { RunFormState } from '../../../../src/renderer/src/lib/runs.svelte';
+import { K_REQUIRED, RunFormState } from '../../../../src/renderer/src/lib/runs.svelte';
 import type { DatasetEntry, MethodInfo } from '../../../../src/shared/contract';
 
 const METHODS: MethodInfo[] = [
@@ -88,6 +88,54 @@ describe('RunForm', () => {
     flushSync();
     expect(screen.getByTestId('form-error').textContent).toBe(
       'the seed must be a whole number from 0; got "-2"',
+    );
+  });
+});
+
+describe('RunForm k', () => {
+  const unlabelled = {
+    ...dataset,
+    id: 'u',
+    summary: { labels: null, views: [], n: 10 },
+  } as unknown as DatasetEntry;
+
+  it('refuses an empty k without labels, next to the field, and draws the k help there', () => {
+    const form = new RunFormState(
+      () => METHODS,
+      () => unlabelled,
+    );
+    form.choose('imvc-cbg');
+    const kHelp = createRawSnippet(() => ({ render: () => '<span>k-choice curve</span>' }));
+    render(RunForm, {
+      form,
+      methods: METHODS,
+      dataset: unlabelled,
+      estimate: null,
+      onStart: () => {},
+      kHelp,
+    });
+    const k = screen.getByTestId('k-input') as unknown as Field;
+    expect(k.placeholder).toBe('required');
+    expect(k.getAttribute('aria-invalid')).toBe('true');
+    expect(k.getAttribute('aria-describedby')).toBe('k-error');
+    expect(screen.getByTestId('form-error').textContent).toBe(K_REQUIRED);
+    expect((screen.getByTestId('start-run') as unknown as Field).disabled).toBe(true);
+    expect(screen.getByTestId('k-help').textContent).toBe('k-choice curve');
+  });
+
+  it('says when k differs from the class count', async () => {
+    const form = new RunFormState(
+      () => METHODS,
+      () => dataset,
+    );
+    form.choose('imvc-cbg');
+    render(RunForm, { form, methods: METHODS, dataset, estimate: null, onStart: () => {} });
+    expect((screen.getByTestId('k-input') as unknown as { value: string }).value).toBe('3');
+    expect(screen.queryByTestId('k-note')).toBeNull();
+    await fireEvent.input(screen.getByTestId('k-input'), { target: { value: '5' } });
+    flushSync();
+    expect(screen.getByTestId('k-note').textContent).toBe(
+      'k = 5 differs from the 3 classes of the labels: the metrics compare 5 clusters with 3 classes',
     );
   });
 });

@@ -5,7 +5,7 @@
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import RunForm from '../../../../src/renderer/src/components/RunForm.svelte';
-import type { Estimate } from '../../../../src/renderer/src/lib/estimate';
+import { fmtTimeRange, type Estimate } from '../../../../src/renderer/src/lib/estimate';
 import { MemoryEstimateState } from '../../../../src/renderer/src/lib/estimate.svelte';
 import { RunFormState } from '../../../../src/renderer/src/lib/runs.svelte';
 import type {
@@ -45,7 +45,7 @@ function answer(patch: Partial<RunEstimate> = {}): RunEstimate {
 function show(memory: RunEstimate | null): void {
   const form = new RunFormState(() => METHODS);
   form.choose('m');
-  const estimate: Estimate = { memory, seconds: null, basis: 'no earlier run of this method' };
+  const estimate: Estimate = { memory };
   render(RunForm, { form, methods: METHODS, dataset, estimate, onStart: () => {} });
 }
 
@@ -134,5 +134,31 @@ describe('MemoryEstimateState', () => {
     s.ask(req('bad'));
     await vi.advanceTimersByTimeAsync(10);
     expect(s.answer).toBeNull();
+  });
+});
+
+describe('the time estimate in the run form', () => {
+  it('says the host’s range as people say it, with how it was calibrated', () => {
+    show(
+      answer({
+        time: {
+          seconds: 28,
+          low: 21,
+          high: 39.6,
+          basis: 'speed measured on 2 finished runs of this method on this dataset',
+          calibratedRuns: 2,
+        },
+      }),
+    );
+    expect(screen.getByTestId('time-estimate').textContent?.trim()).toBe(
+      'Time: about 21–40 s (speed measured on 2 finished runs of this method on this dataset).',
+    );
+  });
+
+  it('writes ranges in the units that suit them', () => {
+    expect(fmtTimeRange({ low: 0.0123, high: 0.4 })).toBe('about 12–400 ms');
+    expect(fmtTimeRange({ low: 40, high: 130 })).toBe('about 40 s – 2.2 min');
+    expect(fmtTimeRange({ low: 5, high: 5.01 })).toBe('about 5 s');
+    expect(fmtTimeRange({ low: 1800, high: 9000 })).toBe('about 30 min – 2.5 h');
   });
 });

@@ -10,7 +10,6 @@ import type {
   RunResult,
 } from '../../../../src/shared/contract';
 import { presenceBits } from '../../../../src/shared/contract';
-import { estimateTime } from '../../../../src/renderer/src/lib/estimate';
 import { patternCounts, sampleOrder } from '../../../../src/renderer/src/lib/presence';
 import { spectrumLines, weightTraceLines } from '../../../../src/renderer/src/lib/spectrum';
 import {
@@ -220,28 +219,6 @@ describe('helpers', () => {
 
   // The memory part (CGL's dense path warned about, its factorised one not) is the host's
   // now: test/backend/estimate.test.ts, with the same figures.
-  it('estimates time from history', () => {
-    // 20,000 samples, Σd = 15.
-    const size = 20_000 * 15;
-    expect(estimateTime('cgl', 1, [], 'd1', size).seconds).toBeNull();
-    const history = [
-      run('r1', { status: 'done', method: 'bsv', seconds: 2, seeds: 1 }),
-      run('r2', { status: 'done', method: 'bsv', seconds: 40, seeds: 10 }),
-      run('r3', { status: 'done', method: 'bsv', seconds: 3, seeds: 1 }),
-    ];
-    const f = estimateTime('bsv', 5, history, 'd1', size);
-    expect(f.seconds).toBe(15);
-    expect(f.basis).toBe('from 3 earlier runs (3.00 s per seed)');
-    // No run on this dataset: runs on another one, scaled by n·Σd (here 20,000 · 15 against
-    // 1,000 · 15: ×20), and said to be rough.
-    const other = [
-      run('r4', { status: 'done', method: 'bsv', seconds: 4, seeds: 2, datasetId: 'd2' }),
-    ];
-    const g = estimateTime('bsv', 1, other, 'd1', size, { d2: 1_000 * 15 });
-    expect(g.seconds).toBe(40);
-    expect(g.basis).toBe('rough: scaled by data size from 1 run on other datasets');
-    expect(estimateTime('bsv', 1, other, 'd1', size).seconds).toBeNull();
-  });
 });
 
 describe('the typed charts’ lines', () => {
