@@ -226,13 +226,18 @@ function legend(chart: ChartJs): string {
   return `<g class="legend">${out.join('')}</g>`;
 }
 
+/** A title's font size that fits `width` (about 0.56 em a character in a sans-serif face). */
+export function titleSize(title: string, width: number): number {
+  return Math.max(9, Math.min(15, Math.floor((width - 16) / (0.56 * Math.max(1, title.length)))));
+}
+
 function frame(width: number, height: number, title: string, body: string, t: Theme): string {
   const h = height + TITLE_BAND;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"${attr('width', width)}${attr('height', h)}${attr('viewBox', `0 0 ${num(width)} ${num(h)}`)} font-family="sans-serif" font-size="12">` +
     `<title>${esc(title)}</title>` +
     `<rect width="100%" height="100%"${attr('fill', t.bg)}/>` +
-    `<text class="chart-title"${attr('x', width / 2)} y="21" text-anchor="middle" font-size="15" font-weight="600"${attr('fill', t.fg)}>${esc(title)}</text>` +
+    `<text class="chart-title"${attr('x', width / 2)} y="21" text-anchor="middle"${attr('font-size', titleSize(title, width))} font-weight="600"${attr('fill', t.fg)}>${esc(title)}</text>` +
     `<g${attr('transform', `translate(0 ${TITLE_BAND})`)}${attr('fill', t.muted)}>${body}</g></svg>`
   );
 }
@@ -269,7 +274,13 @@ export function titledPng(canvas: HTMLCanvasElement, title: string): string {
   ctx.fillStyle = t.bg;
   ctx.fillRect(0, 0, out.width, out.height);
   ctx.fillStyle = t.fg;
-  ctx.font = `600 ${Math.round(15 * scale)}px sans-serif`;
+  let size = titleSize(title, out.width / scale);
+  ctx.font = `600 ${Math.round(size * scale)}px sans-serif`;
+  // The face may be wider than assumed: shrink until the title fits.
+  while (size > 8 && ctx.measureText(title).width > out.width - 16 * scale) {
+    size -= 1;
+    ctx.font = `600 ${Math.round(size * scale)}px sans-serif`;
+  }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(title, out.width / 2, band / 2);
