@@ -148,6 +148,16 @@ describe('the shell', () => {
     await p.getByTestId('info-file').filter({ hasText: 'HW.mat' }).waitFor();
     expect(await selected(p, 'dataset')).toBe('true');
     expect(await p.getByTestId('results').count()).toBe(0);
+    // Back on Results, the run shown says it is on the other dataset.
+    await p.getByTestId('tab-results').click();
+    const note = p.getByTestId('results-other-dataset');
+    expect(await note.textContent()).toMatch(
+      /on NGs_Per0\.5\.mat; the selected dataset is HW\.mat\.\s+It has no finished run yet/,
+    );
+    await p.getByTestId('dataset-item').filter({ hasText: 'NGs_Per0.5.mat' }).click();
+    await p.getByTestId('tab-results').click();
+    await p.getByTestId('results').waitFor();
+    expect(await note.count()).toBe(0);
   });
 
   it('names the file being opened from the moment a 100k-sample open starts', async () => {
