@@ -148,6 +148,16 @@ describe('the shell', () => {
     await p.getByTestId('info-file').filter({ hasText: 'HW.mat' }).waitFor();
     expect(await selected(p, 'dataset')).toBe('true');
     expect(await p.getByTestId('results').count()).toBe(0);
+    // Back on Results, the run shown says it is on the other dataset.
+    await p.getByTestId('tab-results').click();
+    const note = p.getByTestId('results-other-dataset');
+    expect(await note.textContent()).toMatch(
+      /on NGs_Per0\.5\.mat; the selected dataset is HW\.mat\.\s+It has no finished run yet/,
+    );
+    await p.getByTestId('dataset-item').filter({ hasText: 'NGs_Per0.5.mat' }).click();
+    await p.getByTestId('tab-results').click();
+    await p.getByTestId('results').waitFor();
+    expect(await note.count()).toBe(0);
   });
 
   it('names the file being opened from the moment a 100k-sample open starts', async () => {
@@ -201,6 +211,69 @@ describe('the shell', () => {
     await p.getByTestId('export-compare').waitFor();
     expect(await p.getByTestId('compare-message').count()).toBe(0);
   }, 120_000);
+
+  it('saves a chart as SVG (title, a mark per point, axis titles, legend) and as a titled PNG', async () => {
+    const p = page();
+    await p.getByTestId('tab-run').click();
+    await newestRun(p).getByRole('button').first().click();
+    await p.getByTestId('chart-scatter').waitFor();
+    const download = async (testid: string): Promise<string> => {
+      const [file] = await Promise.all([p.waitForEvent('download'), p.getByTestId(testid).click()]);
+      const path = await file.path();
+      return readFile(path, 'latin1');
+    };
+
+    // The SVG parsed by the browser's own XML parser; its parts counted there.
+    const inspect = (svg: string): Promise<Record<string, unknown>> =>
+      p.evaluate(`(() => {
+        const doc = new DOMParser().parseFromString(${JSON.stringify(svg)}, 'image/svg+xml');
+        const texts = (sel) => [...doc.querySelectorAll(sel)].map((e) => e.textContent);
+        return {
+          error: doc.querySelector('parsererror')?.textContent ?? null,
+          root: doc.documentElement.nodeName,
+          title: texts('.chart-title')[0] ?? null,
+          marks: doc.querySelectorAll('.mark').length,
+          hollow: doc.querySelectorAll('.mark.hollow').length,
+          axisTitles: texts('.axis-title'),
+          legend: texts('.legend-item text'),
+          ticks: doc.querySelectorAll('.tick').length,
+          background: doc.querySelector('svg > rect')?.getAttribute('fill') ?? null,
+        };
+      })()`);
+
+    const scatter = await inspect(await download('save-clusters-svg'));
+    expect(scatter['error']).toBeNull();
+    expect(scatter['root']).toBe('svg');
+    expect(scatter['title']).toMatch(/^Clusters: .+ on NGs_Per0\.5\.mat, run /);
+    // The sample: 500 samples, 250 of them missing a view (drawn hollow), 5 clusters.
+    expect(scatter['marks']).toBe(500);
+    expect(scatter['hollow']).toBe(250);
+    expect(scatter['axisTitles']).toEqual(['PC 1', 'PC 2']);
+    expect(scatter['legend']).toEqual([1, 2, 3, 4, 5].map((c) => `cluster ${c}`));
+    expect(scatter['ticks']).toBeGreaterThan(4);
+
+    const timing = await inspect(await download('save-timing-svg'));
+    expect(timing['error']).toBeNull();
+    expect(timing['title']).toMatch(/^Time by stage: /);
+    expect(timing['axisTitles']).toEqual(['seconds']);
+    expect(timing['marks']).toBeGreaterThan(0);
+
+    // The charts follow the theme: a dark one is saved on the dark background.
+    await p.getByTestId('theme-select').selectOption('dark');
+    expect((await inspect(await download('save-clusters-svg')))['background']).toBe('#16181d');
+    await p.getByTestId('theme-select').selectOption('system');
+
+    // The PNG: the canvas's pixels under a title band (PNG's IHDR holds width and height).
+    const png = Buffer.from(await download('save-clusters-png'), 'latin1');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const size = await p
+      .getByTestId('chart-scatter')
+      .evaluate((c) => [
+        (c as unknown as { width: number }).width,
+        (c as unknown as { height: number }).height,
+      ]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size[0], (size[1] ?? 0) + 32]);
+  });
 
   it('logged no page errors', () => {
     page();

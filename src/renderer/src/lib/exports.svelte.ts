@@ -4,7 +4,17 @@
  * Errors go to the runs' error banner, as every other failed action does.
  */
 import { call, hasNativeDialog } from './api';
+import { chartSvg, titledPng } from '../charts/svg';
 import type { RunsState } from './runs.svelte';
+
+export type ChartFormat = 'png' | 'svg';
+/** Saves the chart drawn on `canvas` as `name`, headed by `title`. */
+export type SaveChart = (
+  canvas: HTMLCanvasElement,
+  name: string,
+  title: string,
+  format: ChartFormat,
+) => void;
 
 export class ExportsState {
   /** What the last Results export wrote, until what it describes changes. */
@@ -89,21 +99,42 @@ export class ExportsState {
     if (out !== null) this.message = `Copied the run bundle to ${out}`;
   }
 
-  async savePng(canvas: HTMLCanvasElement, name: string): Promise<void> {
-    const dataUrl = canvas.toDataURL('image/png');
-    if (hasNativeDialog) {
-      const path = await this.pickSave(name);
-      if (!path) return;
-      await call('files:savePng', { path, dataUrl });
-      this.message = `Saved ${path}`;
-      return;
+  /**
+   * A chart as PNG or SVG, with its title: under Electron to the file the save dialog gives,
+   * in a browser through the browser's download.
+   */
+  async saveChart(
+    canvas: HTMLCanvasElement,
+    name: string,
+    title: string,
+    format: ChartFormat,
+  ): Promise<void> {
+    try {
+      const svg = format === 'svg' ? chartSvg(canvas, title) : null;
+      const dataUrl =
+        svg === null
+          ? titledPng(canvas, title)
+          : `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+      if (hasNativeDialog) {
+        const path = await this.pickSave(name);
+        if (!path) return;
+        if (svg === null) await call('files:savePng', { path, dataUrl });
+        else await call('files:saveText', { path, text: svg });
+        this.message = `Saved ${path}`;
+        return;
+      }
+      const a = document.createElement('a');
+      a.href = dataUrl;
+      a.download = name;
+      a.click();
+    } catch (e) {
+      this.#fail(e);
     }
-    // In a browser the browser saves it (Downloads).
-    const a = document.createElement('a');
-    a.href = dataUrl;
-    a.download = name;
-    a.click();
   }
+
+  /** `saveChart` as a prop (bound to this state). */
+  readonly onSaveChart: SaveChart = (canvas, name, title, format) =>
+    void this.saveChart(canvas, name, title, format);
 
   async exportCompare(chosen: string, csv: string): Promise<void> {
     this.compareMessage = null;

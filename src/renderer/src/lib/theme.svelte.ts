@@ -4,20 +4,9 @@
  * keeps html's data-theme (which app.css switches its variables on) current, and `dark` tells
  * the charts, which redraw on it.
  */
-export type ThemeChoice = 'system' | 'light' | 'dark';
+import { parseChoice, resolveDark, THEME_KEY, type ThemeChoice } from './theme';
 
-/** The storage key theme-init.js reads too. */
-export const THEME_KEY = 'mvstudio.theme';
-
-/** A stored value read back: anything but 'light' or 'dark' means the system's scheme. */
-export function parseChoice(raw: string | null): ThemeChoice {
-  return raw === 'light' || raw === 'dark' ? raw : 'system';
-}
-
-/** Whether a choice shows dark, given the system's scheme. */
-export function resolveDark(choice: ThemeChoice, systemDark: boolean): boolean {
-  return choice === 'system' ? systemDark : choice === 'dark';
-}
+export type { ThemeChoice } from './theme';
 
 export class ThemeState {
   choice = $state<ThemeChoice>('system');
