@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
 import type { ReadGrants } from './grants';
-import { WriteGrants, grantTypedPath, maskIsPath } from './grants';
+import { WriteGrants, expandTypedPath, grantTypedPath, maskIsPath } from './grants';
 import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
 import { methodInfos, type RunManager } from './runs';
@@ -141,6 +141,12 @@ export function createHandlers(
       return null;
     },
     'runs:result': async ({ id }) => manager().result(id),
+    'runs:open': async ({ path }) => {
+      // Under Electron only what the user chose (File > Open run…); in the web host the path
+      // as typed, `~` expanded, refused when relative (it would name the server's folder).
+      if (reads) reads.check('runs:open', 'the run bundle', path);
+      return manager().open(reads ? path : expandTypedPath(path, host.home));
+    },
     'runs:exportLabels': async ({ id, path }) => {
       const target = writes.take('runs:exportLabels', path);
       return manager().exportLabels(id, target);

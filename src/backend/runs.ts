@@ -30,6 +30,7 @@ import type {
 } from '../shared/contract';
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
 import { estimateMemory } from './estimate';
+import { openStoredRun, plain, storedRunInfo } from './results';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
 
@@ -380,6 +381,29 @@ export class RunManager {
       diagnostics: plain(v.diagnostics) as Record<string, unknown>,
       bundle: r.bundle,
     };
+    this.#keepResult(id, result);
+    this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
+  }
+
+  /**
+   * Puts the run saved in a bundle (its folder or run.json) in the list as done, its result
+   * read back from the bundle (backend/results.ts); a DataError naming the file when the bundle
+   * is missing or damaged.
+   */
+  async open(target: string): Promise<RunInfo> {
+    const { dir, record, result } = await openStoredRun(target);
+    const id = `r${++this.#counter}`;
+    const solver = this.#solvers.find((s) => s.name === record.method);
+    const info = storedRunInfo(id, dir, record, solver?.title ?? record.method);
+    const entry: Entry = { info, cancel: () => {}, lastEmit: 0, pending: null };
+    this.#runs.set(id, entry);
+    this.#keepResult(id, { ...result, id });
+    this.#emit(entry);
+    this.#forgetFinished();
+    return info;
+  }
+
+  #keepResult(id: string, result: RunResult): void {
     this.#results.set(id, result);
     const bytes = resultBytes(result);
     this.#resultBytes.set(id, bytes);
@@ -391,7 +415,6 @@ export class RunManager {
     ) {
       this.#dropResult(this.#results.keys().next().value as string);
     }
-    this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
   }
 
   #dropResult(id: string): void {
@@ -494,19 +517,6 @@ export async function labelsCsvOf(r: RunResult): Promise<string> {
 function csvField(v: string | number): string {
   const s = String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** Typed arrays and other array-likes as plain arrays, recursively: JSON-safe diagnostics. */
-function plain(value: unknown): unknown {
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    return Array.from(value as unknown as ArrayLike<number>);
-  }
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return null;
-  return value;
 }
 
 /** The validated parameters, or null when the schema refuses them. */

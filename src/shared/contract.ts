@@ -308,6 +308,13 @@ export interface Channels {
   /** Cancels a queued or running run; the run is marked 'cancelled' within a second. */
   'runs:cancel': { request: { id: string }; response: null };
   'runs:result': { request: { id: string }; response: RunResult };
+  /**
+   * Reopens a saved run: the bundle folder (or its run.json) at `path` goes in the list as a
+   * done run whose result (`runs:result`) is read back from the bundle. Under Electron only a
+   * path the user chose (File > Open run…); in the web host a full path or `~/…`. A damaged
+   * bundle fails naming the file.
+   */
+  'runs:open': { request: { path: string }; response: RunInfo };
   /** Writes labels.csv of a finished run to `path` (granted by dialog:saveFile), atomically. */
   'runs:exportLabels': {
     request: { id: string; path: string };
@@ -338,6 +345,8 @@ export interface Events {
   'menu:cancel': null;
   /** A run was queued, started, progressed (at most ~10 per second) or ended. */
   'runs:update': RunInfo;
+  /** File > Open run…: the bundle the user chose (granted for reading); the renderer opens it. */
+  'menu:openRun': { path: string };
 }
 
 /**
@@ -409,6 +418,14 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
   'runs:list': (p) => expectNull('runs:list', p),
   'runs:cancel': (p) => ({ id: expectId('runs:cancel', p) }),
   'runs:result': (p) => ({ id: expectId('runs:result', p) }),
+  'runs:open': (p) => {
+    const o = expectObject('runs:open', p, ['path']);
+    const path = o['path'];
+    if (typeof path !== 'string' || path.trim() === '') {
+      throw invalid('runs:open', "'path' must be a non-empty string");
+    }
+    return { path };
+  },
   'runs:exportLabels': (p) => {
     const o = expectObject('runs:exportLabels', p, ['id', 'path']);
     return {
@@ -444,6 +461,7 @@ const EVENT_NAMES: { readonly [E in EventName]: true } = {
   'menu:run': true,
   'menu:cancel': true,
   'runs:update': true,
+  'menu:openRun': true,
 };
 
 export const CHANNELS = Object.freeze(Object.keys(REQUEST_PARSERS) as Channel[]);

@@ -48,8 +48,10 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
   );
   const { result, firstOutput, traces, solve_s, kmeans_s } = driven;
   const stageSeconds: Record<string, number> = { load: load_s, ...driven.stageSeconds };
-  const tw = performance.now();
   const timings: RunTimings = { total_s: since(t0), load_s, solve_s, kmeans_s };
+  // Before the write, so that the bundle keeps what the results view draws (view.json).
+  const view = runView(ds, firstOutput, result, k, stageSeconds, traces);
+  const tw = performance.now();
   const bundle =
     request.bundleDir === undefined
       ? null
@@ -64,9 +66,9 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
           protocol: request.protocol,
           result,
           timings,
+          view,
         });
   stageSeconds['write'] = since(tw);
-  const view = runView(ds, firstOutput, result, k, stageSeconds, traces);
   return { method: solver.name, params, k, result, timings, bundle, view };
 }
 

@@ -88,6 +88,18 @@ export class RunsState {
     await this.#guard(() => this.#call('runs:cancel', { id: target }).then(() => undefined));
   }
 
+  /** Reopens a saved run (a bundle folder or its run.json) and selects it; null on failure. */
+  async open(path: string): Promise<RunInfo | null> {
+    let info: RunInfo | null = null;
+    await this.#guard(async () => {
+      const opened = await this.#call('runs:open', { path });
+      info = opened;
+      this.update(opened);
+      this.select(opened.id);
+    });
+    return info;
+  }
+
   select(id: string): void {
     this.selectedId = id;
     this.result = null;
