@@ -452,7 +452,10 @@ export async function readBundleView(dir: string, n: number): Promise<RunView | 
     isObject(v.traces) &&
     isObject(v.charts);
   if (!ok) {
-    throw new DataError(path, `expected the run's view of ${n} samples (projection, missing views)`);
+    throw new DataError(
+      path,
+      `expected the run's view of ${n} samples (projection, missing views)`,
+    );
   }
   return v as RunView;
 }

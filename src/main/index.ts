@@ -205,7 +205,10 @@ async function start(): Promise<void> {
     runs,
   );
   registerIpc(handlers, appUrl);
-  installMenu(() => win, (path) => readGrants.allow(path));
+  installMenu(
+    () => win,
+    (path) => readGrants.allow(path),
+  );
 
   win = createWindow(appUrl);
   win.on('closed', () => {
