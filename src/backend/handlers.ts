@@ -145,7 +145,8 @@ export function createHandlers(
       // Under Electron only what the user chose (File > Open run…); in the web host the path
       // as typed, `~` expanded, refused when relative (it would name the server's folder).
       if (reads) reads.check('runs:open', 'the run bundle', path);
-      return manager().open(reads ? path : expandTypedPath(path, host.home));
+      const target = reads ? path : expandTypedPath(path, host.home);
+      return manager().open(target);
     },
     'runs:exportLabels': async ({ id, path }) => {
       const target = writes.take('runs:exportLabels', path);
