@@ -70,7 +70,7 @@ export class ResultStore {
 
 /** The note a reopened run without view.json carries, shown with the run's notes. */
 export const VIEW_NOT_KEPT =
-  'reopened from a bundle without view.json (the command line writes none): the cluster plot, ' +
+  'reopened from a bundle without view.json (written before it was kept): the cluster plot, ' +
   "the method's charts and the convergence traces are not kept in this bundle";
 
 /** A run read back from its bundle: the record, and the result as the results view takes it. */
@@ -82,7 +82,7 @@ export interface OpenedRun {
 
 /**
  * The bundle `target` names (its folder or its run.json) read back as a finished run:
- * run.json, labels.csv (the clusters, and the truth when it was kept) and, when the app wrote
+ * run.json, labels.csv (the clusters, and the truth when it was kept) and, when the bundle has
  * it, view.json (projection, charts, traces); without view.json the parts it holds are empty
  * and a note says so. A DataError naming the file when any of them is missing or damaged.
  */

@@ -3,7 +3,7 @@
  *   run.json    what was run, on what, how, and what came out (RunRecord below, version 1)
  *   labels.csv  `sample_id,cluster[,true_label]`: ids 1..n (or the dataset's sample ids),
  *               clusters 1-based, true labels as their ORIGINAL values (not 0-based codes)
- *   view.json   (bundles of the app) what the results view draws beyond run.json: the
+ *   view.json   what the results view draws beyond run.json (absent from older bundles): the
  *               projection, missing views per sample, traces, stage times, the solver's charts
  *               (RunView, typed arrays as tagged base64: shared/wire.ts), so a reopened run
  *               shows as it did
@@ -87,7 +87,7 @@ export interface RunBundle {
   readonly protocol: ProtocolKind;
   readonly result: ProtocolResult;
   readonly timings: RunTimings;
-  /** What the results view draws (the worker's); written as view.json when given. */
+  /** What the results view draws (backend/run-view.ts); written as view.json when given. */
   readonly view?: RunView;
   /** Creation time; default now. */
   readonly createdAt?: Date;
@@ -420,8 +420,8 @@ export async function readBundleLabels(dir: string, n: number, k: number): Promi
 }
 
 /**
- * The view.json of a bundle whose run had `n` samples, or null when the bundle has none (the
- * command line's); a DataError naming the file when it is damaged.
+ * The view.json of a bundle whose run had `n` samples, or null when the bundle has none (one
+ * written before view.json was kept); a DataError naming the file when it is damaged.
  */
 export async function readBundleView(dir: string, n: number): Promise<RunView | null> {
   const path = join(dir, 'view.json');

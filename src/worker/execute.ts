@@ -5,15 +5,12 @@
  * the stages), and write the run bundle. The arrays stay in
  * this process; the host receives the summary, the labels and the bundle's path.
  */
-import { alignedConfusion, pca2 } from '../core/project';
-import type { ProtocolResult } from '../core/protocol';
 import { validateParams } from '../core/solvers/params';
 import { getSolver } from '../core/solvers/registry';
-import type { SolverOutput } from '../core/solvers/types';
 import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { drive, since } from '../backend/drive';
-import { compactCodes } from '../shared/contract';
+import { runView } from '../backend/run-view';
 import type { RunRequest, RunView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
@@ -70,54 +67,4 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
         });
   stageSeconds['write'] = since(tw);
   return { method: solver.name, params, k, result, timings, bundle, view };
-}
-
-function runView(
-  ds: Awaited<ReturnType<typeof loadDataset>>,
-  output: SolverOutput | null,
-  result: ProtocolResult,
-  k: number,
-  stageSeconds: Record<string, number>,
-  traces: Record<string, number[]>,
-): RunView {
-  const n = ds.n;
-  const embedding = output?.embedding ?? { rows: n, cols: 0, data: new Float64Array(0) };
-  // Single precision and the narrowest code type: the view is drawn, and crosses to the host.
-  const pca = embedding.cols > 0 ? pca2(embedding) : null;
-  const projection = pca
-    ? {
-        x: new Float32Array(pca.x),
-        y: new Float32Array(pca.y),
-        explained: pca.explained,
-        exact: pca.exact,
-        dims: embedding.cols,
-      }
-    : {
-        x: new Float32Array(n),
-        y: new Float32Array(n),
-        explained: [0, 0] as const,
-        exact: true,
-        dims: 0,
-      };
-  const missingViews = new Uint8Array(n).fill(Math.min(ds.views.length, 255));
-  for (const v of ds.views) for (const i of v.present) missingViews[i]! -= 1;
-  let clusters = k;
-  for (const l of result.labels) if (l + 1 > clusters) clusters = l + 1;
-  const truth = ds.labels
-    ? { codes: compactCodes(ds.labels.codes), classes: ds.labels.classes }
-    : null;
-  const confusion = ds.labels
-    ? alignedConfusion(ds.labels.codes, result.labels, ds.labels.classes.length, clusters)
-    : null;
-  return {
-    stageSeconds,
-    traces,
-    projection,
-    missingViews,
-    truth,
-    confusion,
-    sampleIds: ds.sampleIds,
-    charts: output?.charts ?? {},
-    diagnostics: output?.diagnostics ?? {},
-  };
 }

@@ -58,7 +58,7 @@ describe('ResultStore', () => {
 });
 
 describe('openStoredRun and runs:open', () => {
-  /** A bundle as the CLI writes it (no view.json): kmeans-concat on TwoMoon, seed 1. */
+  /** A bundle as written before view.json was kept: kmeans-concat on TwoMoon, seed 1. */
   async function cliBundle(out: string): Promise<string> {
     const path = join(DATASETS, 'Synthetic/TwoMoon.mat');
     const ds = await loadDataset(path);

@@ -1,9 +1,9 @@
 /**
  * End to end, in Chromium against `startServer` with the real library, worker and job manager:
  * work survives a restart. A run made in the app reopens in a new session from its bundle
- * folder, with its metrics and charts; a run made by `mvstudio run` on a dataset of two CSV
- * view files and a labels file reopens too (its bundle keeps no projection: the page says so);
- * a damaged bundle gives an error naming its file.
+ * folder, with its metrics and charts; so does a run made by `mvstudio run` on a dataset of two
+ * CSV view files and a labels file; a bundle without view.json (written before it was kept)
+ * reopens saying what it lacks; a damaged bundle gives an error naming its file.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -184,7 +184,7 @@ describe('reopening a run bundle in the app (runs:open)', () => {
     expect(back.confusion).toEqual(original.confusion);
   });
 
-  it('a bundle of `mvstudio run` on two CSV views and a labels file reopens; the page says what it lacks', async () => {
+  it('a bundle of `mvstudio run` on two CSV views and a labels file reopens with its charts', async () => {
     ready();
     const folder = join(out, 'csv');
     await mkdir(folder, { recursive: true });
@@ -214,6 +214,18 @@ describe('reopening a run bundle in the app (runs:open)', () => {
     expect(summary.V).toBe(2);
 
     await reopen(join(summary.bundle, 'run.json'));
+    await page.getByTestId('results').filter({ hasText: 'n × Σd = 60 × 5' }).waitFor();
+    expect(await page.getByTestId('metrics-table').textContent()).toMatch(/ACC\s*1\.0000/);
+    for (const id of ['chart-scatter', 'chart-confusion']) {
+      const canvas = page.getByTestId(id);
+      await canvas.waitFor();
+      expect(await painted(canvas), id).toBeGreaterThan(500);
+    }
+    expect(await page.getByTestId('results').textContent()).not.toContain('not kept');
+
+    // A bundle written before view.json was kept: what it lacks is said on the page.
+    await rm(join(summary.bundle, 'view.json'));
+    await reopen(summary.bundle);
     await page.getByTestId('results').filter({ hasText: 'not kept in this bundle' }).waitFor();
     expect(await page.getByTestId('metrics-table').textContent()).toMatch(/ACC\s*1\.0000/);
     const confusion = page.getByTestId('chart-confusion');
