@@ -10,7 +10,14 @@ import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
 import { saveFormatOf } from '../io/save';
 import type { ReadGrants } from './grants';
-import { WriteGrants, expandHome, expandOptionPaths, grantTypedPath, maskIsPath } from './grants';
+import {
+  WriteGrants,
+  expandHome,
+  expandOptionPaths,
+  expandTypedPath,
+  grantTypedPath,
+  maskIsPath,
+} from './grants';
 import { ChooseKManager } from './choose-k';
 import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
@@ -170,6 +177,13 @@ export function createHandlers(
       return null;
     },
     'runs:result': async ({ id, seed }) => manager().result(id, seed),
+    'runs:open': async ({ path }) => {
+      // Under Electron only what the user chose (File > Open run…); in the web host the path
+      // as typed, `~` expanded, refused when relative (it would name the server's folder).
+      if (reads) reads.check('runs:open', 'the run bundle', path);
+      const target = reads ? path : expandTypedPath(path, host.home);
+      return manager().open(target);
+    },
     'runs:exportLabels': async ({ id, path, seed }) => {
       const target = writes.take('runs:exportLabels', path);
       return manager().exportLabels(id, target, seed);

@@ -32,7 +32,8 @@ import type {
 } from '../shared/contract';
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
 import { Calibration, estimateMemory, problemShape } from './estimate';
-import { plain, seedResult, seedViewBytes, type StoredResult } from './seeds';
+import { openStoredRun, plain, storedRunInfo } from './results';
+import { seedResult, seedViewBytes, type StoredResult } from './seeds';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
 
@@ -436,17 +437,7 @@ export class RunManager {
       iterations: r.result.perSeed.map((s) => s.iterations),
       others: v.otherSeeds ?? [],
     };
-    this.#results.set(id, stored);
-    const bytes = resultBytes(result) + stored.others.reduce((a, o) => a + seedViewBytes(o), 0);
-    this.#resultBytes.set(id, bytes);
-    this.#storedBytes += bytes;
-    // Oldest first; the newest result stays even alone over the budget (it was just asked for).
-    while (
-      this.#results.size > 1 &&
-      (this.#results.size > this.#keep || this.#storedBytes > this.#keepBytes)
-    ) {
-      this.#dropResult(this.#results.keys().next().value as string);
-    }
+    this.#keepResult(id, stored);
     const entry = this.#runs.get(id);
     if (entry?.work) {
       const t = r.timings;
@@ -460,6 +451,43 @@ export class RunManager {
       });
     }
     this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
+  }
+
+  /**
+   * Puts the run saved in a bundle (its folder or run.json) in the list as done, its result
+   * read back from the bundle (backend/results.ts); a DataError naming the file when the bundle
+   * is missing or damaged. Only the first seed's charts are kept in a bundle.
+   */
+  async open(target: string): Promise<RunInfo> {
+    const { dir, record, result } = await openStoredRun(target);
+    const id = `r${++this.#counter}`;
+    const solver = this.#solvers.find((s) => s.name === record.method);
+    const info = storedRunInfo(id, dir, record, solver?.title ?? record.method);
+    const entry: Entry = { info, cancel: () => {}, lastEmit: 0, pending: null, work: null };
+    this.#runs.set(id, entry);
+    this.#keepResult(id, {
+      first: { ...result, id, sharedSolve: solver?.deterministic === true },
+      iterations: record.perSeed.map((s) => s.iterations),
+      others: [],
+    });
+    this.#emit(entry);
+    this.#forgetFinished();
+    return info;
+  }
+
+  #keepResult(id: string, stored: StoredResult): void {
+    this.#results.set(id, stored);
+    const bytes =
+      resultBytes(stored.first) + stored.others.reduce((a, o) => a + seedViewBytes(o), 0);
+    this.#resultBytes.set(id, bytes);
+    this.#storedBytes += bytes;
+    // Oldest first; the newest result stays even alone over the budget (it was just asked for).
+    while (
+      this.#results.size > 1 &&
+      (this.#results.size > this.#keep || this.#storedBytes > this.#keepBytes)
+    ) {
+      this.#dropResult(this.#results.keys().next().value as string);
+    }
   }
 
   #dropResult(id: string): void {

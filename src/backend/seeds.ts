@@ -7,6 +7,7 @@
 import type { SolverCharts } from '../core/solvers/types';
 import type { RunResult } from '../shared/contract';
 import type { SeedView } from '../shared/worker-protocol';
+import { plain } from './results';
 
 /** A kept result: the first seed's as drawn, and the other seeds' differences (SeedView). */
 export interface StoredResult {
@@ -65,19 +66,6 @@ export function seedViewBytes(o: SeedView): number {
     bytes += 8 * o.solve.objective.length + 2 * JSON.stringify(o.solve.charts).length;
   }
   return bytes;
-}
-
-/** Typed arrays and other array-likes as plain arrays, recursively: JSON-safe diagnostics. */
-export function plain(value: unknown): unknown {
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    return Array.from(value as unknown as ArrayLike<number>);
-  }
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return null;
-  return value;
 }
 
 function named(name: string, message: string): Error {

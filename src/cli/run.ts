@@ -18,6 +18,7 @@ import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver } from '../core/solvers/types';
 import { drive, since } from '../backend/drive';
 import { estimateMemory, shapeOf } from '../backend/estimate';
+import { runView } from '../backend/run-view';
 import { solverMemoryLimit } from '../backend/worker-host';
 import { removeStaleTemporaries } from '../io/atomic';
 import { BundleWriteError, writeRunBundle, type RunBundle } from '../io/bundle';
@@ -187,6 +188,9 @@ async function runOne(
   }
   const { result, solve_s, kmeans_s } = driven;
   const timings = { total_s: load_s + since(t0), load_s, solve_s, kmeans_s };
+  // What the app draws, kept in the bundle (view.json) so that the app can reopen this run.
+  const stages = { load: load_s, ...driven.stageSeconds };
+  const view = runView(ds, driven.firstOutput, result, k, stages, driven.traces);
   const bundle: RunBundle = {
     datasetPath: dataset.files[0]!,
     datasetFiles: dataset.files,
@@ -199,6 +203,7 @@ async function runOne(
     protocol,
     result,
     timings,
+    view,
   };
   return { summary: summaryOf(bundle), k, bundle };
 }

@@ -27,6 +27,7 @@ import { WorkerHost, forkWorker } from '../backend/worker-host';
 import { hostWireParts } from '../backend/wire';
 import { isChannel } from '../shared/contract';
 import type { Envelope, EventName, EventPayload } from '../shared/contract';
+import { ensureWebBuild } from './web-build';
 
 /** Largest request body accepted on /api/* (bytes). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -335,7 +336,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   };
 }
 
-/** `mvstudio serve [--port p]`: runs until SIGINT or SIGTERM. */
+/**
+ * `mvstudio serve [--port p]`: builds the web interface when it is missing or stale
+ * (./web-build.ts), then runs until SIGINT or SIGTERM.
+ */
 export async function runServe(argv: string[]): Promise<number> {
   let port = DEFAULT_PORT;
   for (let i = 0; i < argv.length; i++) {
@@ -357,6 +361,16 @@ export async function runServe(argv: string[]): Promise<number> {
       return 2;
     }
     port = p;
+  }
+
+  // A fresh clone has no out/web, a pulled one an old one: build it before serving it.
+  try {
+    await ensureWebBuild(REPO_ROOT, WEB_DIR, (line) =>
+      process.stdout.write(`mvstudio serve: ${line}\n`),
+    );
+  } catch (e) {
+    process.stderr.write(`mvstudio serve: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
   }
 
   const library = new DatasetLibrary({

@@ -3,6 +3,10 @@
  *   run.json    what was run, on what, how, and what came out (RunRecord below, version 1)
  *   labels.csv  `sample_id,cluster[,true_label]`: ids 1..n (or the dataset's sample ids),
  *               clusters 1-based, true labels as their ORIGINAL values (not 0-based codes)
+ *   view.json   what the results view draws beyond run.json (absent from older bundles): the
+ *               projection, missing views per sample, traces, stage times, the solver's charts
+ *               (RunView, typed arrays as tagged base64: shared/wire.ts), so a reopened run
+ *               shows as it did
  * A bundle holds everything needed to re-run it: every dataset file and its sha256, load options,
  * method, validated parameters, k, seed and protocol (STYLE.md rule 9).
  */
@@ -17,6 +21,8 @@ import { samplesByViewCount, type Decision, type MultiViewDataset } from '../cor
 import type { MetricSummary, ProtocolKind, ProtocolResult, SeedRun } from '../core/protocol';
 import type { Params, ParamValue } from '../core/solvers/types';
 import type { LoadOptions } from '../shared/contract';
+import { fromWireJson, toWireJson } from '../shared/wire';
+import type { RunView } from '../shared/worker-protocol';
 import { writeFolderAtomic } from './atomic';
 import { DataError } from './errors';
 
@@ -81,6 +87,8 @@ export interface RunBundle {
   readonly protocol: ProtocolKind;
   readonly result: ProtocolResult;
   readonly timings: RunTimings;
+  /** What the results view draws (backend/run-view.ts); written as view.json when given. */
+  readonly view?: RunView;
   /** Creation time; default now. */
   readonly createdAt?: Date;
 }
@@ -217,10 +225,11 @@ export async function writeRunBundle(outDir: string, bundle: RunBundle): Promise
     }
   }
   const record = recordOf(bundle, hashed, createdAt);
-  const files = {
+  const files: Record<string, string> = {
     'run.json': JSON.stringify(record, null, 2) + '\n',
     'labels.csv': labelsCsv(bundle.dataset, bundle.result.labels),
   };
+  if (bundle.view !== undefined) files['view.json'] = toWireJson(bundle.view);
   const file = basename(paths[0]!);
   const base = `${basename(file, extname(file))}-${bundle.method}-${bundle.seed}-${stamp(createdAt)}`;
   for (let attempt = 1; ; attempt++) {
@@ -408,4 +417,45 @@ export async function readBundleLabels(dir: string, n: number, k: number): Promi
     if (labelled) truth.push(row[2]!);
   }
   return { clusters, truth: labelled ? truth : null, sampleIds };
+}
+
+/**
+ * The view.json of a bundle whose run had `n` samples, or null when the bundle has none (one
+ * written before view.json was kept); a DataError naming the file when it is damaged.
+ */
+export async function readBundleView(dir: string, n: number): Promise<RunView | null> {
+  const path = join(dir, 'view.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new DataError(path, `cannot read the run's view (${(e as NodeJS.ErrnoException).code})`);
+  }
+  let view: unknown;
+  try {
+    view = fromWireJson(text);
+  } catch {
+    throw new DataError(path, 'is not valid JSON (the run view is damaged or truncated)');
+  }
+  const v = view as Partial<RunView> | null;
+  const ok =
+    isObject(v) &&
+    isObject(v.projection) &&
+    v.projection.x instanceof Float32Array &&
+    v.projection.x.length === n &&
+    v.projection.y instanceof Float32Array &&
+    v.projection.y.length === n &&
+    v.missingViews instanceof Uint8Array &&
+    v.missingViews.length === n &&
+    isObject(v.stageSeconds) &&
+    isObject(v.traces) &&
+    isObject(v.charts);
+  if (!ok) {
+    throw new DataError(
+      path,
+      `expected the run's view of ${n} samples (projection, missing views)`,
+    );
+  }
+  return v as RunView;
 }

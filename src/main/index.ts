@@ -208,7 +208,10 @@ async function start(): Promise<void> {
     runs,
   );
   registerIpc(handlers, appUrl);
-  installMenu(() => win);
+  installMenu(
+    () => win,
+    (path) => readGrants.allow(path),
+  );
 
   win = createWindow(appUrl);
   win.on('closed', () => {

@@ -1,8 +1,10 @@
 /**
  * The application menu: File > Open…, Run > Start / Cancel (each sends the renderer its
- * 'menu:*' event, so the menu and the keyboard shortcuts do the same thing) and Quit.
+ * 'menu:*' event, so the menu and the keyboard shortcuts do the same thing), File > Open run…
+ * (a native dialog for a bundle folder; the choice is granted for reading, then sent as
+ * 'menu:openRun') and Quit.
  */
-import { Menu } from 'electron';
+import { Menu, dialog } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { EventName, EventPayload } from '../shared/contract';
 
@@ -14,7 +16,32 @@ function send<E extends EventName>(
   win?.webContents.send(event, payload);
 }
 
-export function installMenu(currentWindow: () => BrowserWindow | null): void {
+/** Asks for a run bundle (its folder or run.json); grants and sends the choice. */
+async function openRun(
+  currentWindow: () => BrowserWindow | null,
+  grant: (path: string) => Promise<void>,
+): Promise<void> {
+  const options = {
+    title: 'Open run',
+    buttonLabel: 'Open run',
+    properties: ['openDirectory', 'openFile'] as ('openDirectory' | 'openFile')[],
+    filters: [{ name: 'Run bundle (run.json)', extensions: ['json'] }],
+  };
+  const win = currentWindow();
+  const chosen = win
+    ? await dialog.showOpenDialog(win, options)
+    : await dialog.showOpenDialog(options);
+  const path = chosen.canceled ? undefined : chosen.filePaths[0];
+  if (path === undefined) return;
+  await grant(path);
+  send(currentWindow(), 'menu:openRun', { path });
+}
+
+/** `grant` records a path the user chose, so that `runs:open` may read it. */
+export function installMenu(
+  currentWindow: () => BrowserWindow | null,
+  grant: (path: string) => Promise<void>,
+): void {
   const isMac = process.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
@@ -25,6 +52,11 @@ export function installMenu(currentWindow: () => BrowserWindow | null): void {
           label: 'Open…',
           accelerator: 'CmdOrCtrl+O',
           click: () => send(currentWindow(), 'menu:open', null),
+        },
+        {
+          label: 'Open run…',
+          accelerator: 'CmdOrCtrl+Shift+O',
+          click: () => void openRun(currentWindow, grant).catch((e: unknown) => console.error(e)),
         },
         { type: 'separator' },
         { role: 'quit' },

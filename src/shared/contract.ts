@@ -371,6 +371,13 @@ export interface Channels {
   /** A finished run's result, drawn for `seed` (one of its seeds; default the first). */
   'runs:result': { request: { id: string; seed?: number }; response: RunResult };
   /**
+   * Reopens a saved run: the bundle folder (or its run.json) at `path` goes in the list as a
+   * done run whose result (`runs:result`) is read back from the bundle. Under Electron only a
+   * path the user chose (File > Open run…); in the web host a full path or `~/…`. A damaged
+   * bundle fails naming the file.
+   */
+  'runs:open': { request: { path: string }; response: RunInfo };
+  /**
    * Writes labels.csv of a finished run (of `seed`, default the first) to `path` (granted by
    * dialog:saveFile), atomically.
    */
@@ -410,6 +417,8 @@ export interface Events {
   'menu:cancel': null;
   /** A run was queued, started, progressed (at most ~10 per second) or ended. */
   'runs:update': RunInfo;
+  /** File > Open run…: the bundle the user chose (granted for reading); the renderer opens it. */
+  'menu:openRun': { path: string };
 }
 
 /**
@@ -495,6 +504,14 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
     const seed = optionalSeed('runs:result', o);
     return { id: expectString('runs:result', o, 'id'), ...(seed !== undefined ? { seed } : {}) };
   },
+  'runs:open': (p) => {
+    const o = expectObject('runs:open', p, ['path']);
+    const path = o['path'];
+    if (typeof path !== 'string' || path.trim() === '') {
+      throw invalid('runs:open', "'path' must be a non-empty string");
+    }
+    return { path };
+  },
   'runs:exportLabels': (p) => {
     const o = expectObject('runs:exportLabels', p, ['id', 'path', 'seed']);
     const seed = optionalSeed('runs:exportLabels', o);
@@ -535,6 +552,7 @@ const EVENT_NAMES: { readonly [E in EventName]: true } = {
   'menu:run': true,
   'menu:cancel': true,
   'runs:update': true,
+  'menu:openRun': true,
 };
 
 export const CHANNELS = Object.freeze(Object.keys(REQUEST_PARSERS) as Channel[]);

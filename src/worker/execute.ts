@@ -5,15 +5,14 @@
  * the stages), and write the run bundle. The arrays stay in
  * this process; the host receives the summary, the labels and the bundle's path.
  */
-import { alignedConfusion, pca2 } from '../core/project';
-import type { ProtocolResult } from '../core/protocol';
 import { validateParams } from '../core/solvers/params';
 import { getSolver } from '../core/solvers/registry';
-import type { SolverOutput } from '../core/solvers/types';
 import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { drive, since } from '../backend/drive';
 import { compactCodes } from '../shared/contract';
+import { confusionOf, runView, solveView } from '../backend/run-view';
+import type { SolverOutput } from '../core/solvers/types';
 import type { RunRequest, RunView, SolveView, WorkerRunResult } from '../shared/worker-protocol';
 import type { RunHooks } from './serve';
 
@@ -60,8 +59,10 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
   const { result: full, firstOutput, traces, solve_s, kmeans_s } = driven;
   const { seedLabels, ...result } = full;
   const stageSeconds: Record<string, number> = { load: load_s, ...driven.stageSeconds };
-  const tw = performance.now();
   const timings: RunTimings = { total_s: since(t0), load_s, solve_s, kmeans_s };
+  // Before the write, so that the bundle keeps what the results view draws (view.json).
+  const view = runView(ds, firstOutput, full, k, stageSeconds, traces);
+  const tw = performance.now();
   const bundle =
     request.bundleDir === undefined
       ? null
@@ -77,10 +78,11 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
           protocol: request.protocol,
           result: full,
           timings,
+          view,
         });
   stageSeconds['write'] = since(tw);
-  const view: RunView = {
-    ...runView(ds, firstOutput, full, k, stageSeconds, traces),
+  const withSeeds: RunView = {
+    ...view,
     otherSeeds: seedLabels.slice(1).map((labels, i) => ({
       clusters: compactCodes(labels),
       confusion: confusionOf(ds, labels, k),
@@ -88,76 +90,5 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       solve: solver.deterministic ? null : (solveViews[i] ?? null),
     })),
   };
-  return { method: solver.name, params, k, result, timings, bundle, view };
-}
-
-function runView(
-  ds: Awaited<ReturnType<typeof loadDataset>>,
-  output: SolverOutput | null,
-  result: ProtocolResult,
-  k: number,
-  stageSeconds: Record<string, number>,
-  traces: Record<string, number[]>,
-): RunView {
-  const n = ds.n;
-  const projection = projectionOf(output, n);
-  const missingViews = new Uint8Array(n).fill(Math.min(ds.views.length, 255));
-  for (const v of ds.views) for (const i of v.present) missingViews[i]! -= 1;
-  const truth = ds.labels
-    ? { codes: compactCodes(ds.labels.codes), classes: ds.labels.classes }
-    : null;
-  return {
-    stageSeconds,
-    traces,
-    projection,
-    missingViews,
-    truth,
-    confusion: confusionOf(ds, result.labels, k),
-    sampleIds: ds.sampleIds,
-    charts: output?.charts ?? {},
-    diagnostics: output?.diagnostics ?? {},
-  };
-}
-
-/** The 2-D PCA of a solve's embedding (zeros when it has no columns or no solve returned). */
-function projectionOf(output: SolverOutput | null, n: number): RunView['projection'] {
-  const embedding = output?.embedding ?? { rows: n, cols: 0, data: new Float64Array(0) };
-  // Single precision: the view is only drawn, and crosses to the host.
-  const pca = embedding.cols > 0 ? pca2(embedding) : null;
-  return pca
-    ? {
-        x: new Float32Array(pca.x),
-        y: new Float32Array(pca.y),
-        explained: pca.explained,
-        exact: pca.exact,
-        dims: embedding.cols,
-      }
-    : {
-        x: new Float32Array(n),
-        y: new Float32Array(n),
-        explained: [0, 0] as const,
-        exact: true,
-        dims: 0,
-      };
-}
-
-/** What a later solve's charts need (see SolveView); its embedding is not kept. */
-function solveView(output: SolverOutput): SolveView {
-  return {
-    objective: [...output.objective],
-    projection: projectionOf(output, output.embedding.rows),
-    charts: output.charts ?? {},
-  };
-}
-
-/** Classes × clusters of one labelling, Hungarian-aligned; null without labels. */
-function confusionOf(
-  ds: Awaited<ReturnType<typeof loadDataset>>,
-  labels: Int32Array,
-  k: number,
-): RunView['confusion'] {
-  if (!ds.labels) return null;
-  let clusters = k;
-  for (const l of labels) if (l + 1 > clusters) clusters = l + 1;
-  return alignedConfusion(ds.labels.codes, labels, ds.labels.classes.length, clusters);
+  return { method: solver.name, params, k, result, timings, bundle, view: withSeeds };
 }

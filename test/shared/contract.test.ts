@@ -219,6 +219,7 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
   'runs:list': { request: null, responses: [[], [run]] },
   'runs:cancel': { request: { id: 'r1' }, responses: [null] },
   'runs:result': { request: { id: 'r1', seed: 1 }, responses: [result] },
+  'runs:open': { request: { path: '/runs/x-bsv-1-20261202T000000000Z' }, responses: [run] },
   'runs:exportLabels': {
     request: { id: 'r1', path: '/tmp/labels.csv', seed: 1 },
     responses: [{ path: '/tmp/labels.csv', rows: 4 }],
@@ -248,6 +249,7 @@ const EVENT_EXAMPLES: { [E in EventName]: EventPayload<E> } = {
   'menu:run': null,
   'menu:cancel': null,
   'runs:update': run,
+  'menu:openRun': { path: '/runs/x-bsv-1-20261202T000000000Z' },
 };
 
 describe('contract', () => {

@@ -15,6 +15,7 @@ import type {
   RunResult,
 } from '../../../shared/contract';
 import { checkInteger, checkParam, initialValue, type FieldValue } from './params';
+import { DEFAULT_SEED } from '../../../shared/defaults';
 
 export type Call = <C extends Channel>(channel: C, request: Request<C>) => Promise<Response<C>>;
 
@@ -97,6 +98,18 @@ export class RunsState {
       this.active.at(-1)?.id;
     if (target === undefined) return;
     await this.#guard(() => this.#call('runs:cancel', { id: target }).then(() => undefined));
+  }
+
+  /** Reopens a saved run (a bundle folder or its run.json) and selects it; null on failure. */
+  async open(path: string): Promise<RunInfo | null> {
+    let info: RunInfo | null = null;
+    await this.#guard(async () => {
+      const opened = await this.#call('runs:open', { path });
+      info = opened;
+      this.update(opened);
+      this.select(opened.id);
+    });
+    return info;
   }
 
   select(id: string): void {
@@ -239,7 +252,8 @@ interface DatasetFields {
   k: string;
 }
 
-const DEFAULT_SEED = '1';
+/** The first seed of every host when none is given (shared/defaults.ts). */
+const FIRST_SEED = String(DEFAULT_SEED);
 const DEFAULT_SEEDS = '20';
 
 /** The class count of a labelled dataset, else null. */
@@ -261,7 +275,7 @@ export class RunFormState {
   /** Typed fields by dataset id; a dataset without an entry shows its defaults. */
   #fields = $state<Record<string, DatasetFields>>({});
   /** The fields while no dataset is selected. */
-  #none = $state<DatasetFields>({ seed: DEFAULT_SEED, seeds: DEFAULT_SEEDS, k: '' });
+  #none = $state<DatasetFields>({ seed: FIRST_SEED, seeds: DEFAULT_SEEDS, k: '' });
 
   #methods: () => readonly MethodInfo[] = () => [];
   #dataset: () => FormDataset | null;
@@ -286,7 +300,7 @@ export class RunFormState {
 
   #defaults(dataset: FormDataset | null): DatasetFields {
     const c = classCount(dataset);
-    return { seed: DEFAULT_SEED, seeds: DEFAULT_SEEDS, k: c === null ? '' : String(c) };
+    return { seed: FIRST_SEED, seeds: DEFAULT_SEEDS, k: c === null ? '' : String(c) };
   }
 
   /**

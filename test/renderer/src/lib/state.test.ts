@@ -109,6 +109,24 @@ describe('RunsState', () => {
     expect(s.active).toEqual([]);
   });
 
+  it('open: a reopened bundle joins the list, is selected and its result loaded', async () => {
+    const result = { id: 'r7' } as RunResult;
+    const host = fakeHost({
+      'runs:open': () => run('r7', { status: 'done', seconds: 2 }),
+      'runs:result': () => result,
+    });
+    const s = new RunsState(host.call);
+    const info = await s.open('/runs/x-bsv-1');
+    expect(info?.id).toBe('r7');
+    expect(host.calls[0]).toEqual({ channel: 'runs:open', request: { path: '/runs/x-bsv-1' } });
+    expect(s.selectedId).toBe('r7');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.result).toBe(result);
+    const failing = new RunsState(fakeHost({}).call);
+    expect(await failing.open('/nope')).toBeNull();
+    expect(failing.error?.message).toBe('runs:open: no answer');
+  });
+
   it('keeps a failure as its error, not as an exception', async () => {
     const s = new RunsState(fakeHost({}).call);
     await s.load();
