@@ -33,7 +33,7 @@ import type {
 import type { Progress, WorkerRunResult } from '../shared/worker-protocol';
 import { Calibration, estimateMemory, problemShape } from './estimate';
 import { openStoredRun, plain, storedRunInfo } from './results';
-import { seedResult, seedViewBytes, type StoredResult } from './seeds';
+import { labelsCsvOf, resultBytes, seedResult, seedViewBytes, type StoredResult } from './seeds';
 import type { DatasetLibrary } from './library';
 import { formatBytes, type WorkerHost } from './worker-host';
 
@@ -542,54 +542,6 @@ export class RunManager {
       }
     }
   }
-}
-
-/**
- * About what a kept result takes in memory: its typed arrays, its strings (two bytes a
- * character) and eight bytes a number of the small parts.
- */
-export function resultBytes(r: RunResult): number {
-  let bytes = 1024;
-  for (const a of [r.projection.x, r.projection.y, r.clusters, r.truth, r.missingViews]) {
-    bytes += a?.byteLength ?? 0;
-  }
-  for (const id of r.sampleIds ?? []) bytes += 2 * id.length + 16;
-  for (const t of Object.values(r.traces)) bytes += 8 * t.length;
-  bytes += 8 * (r.objective.length + (r.confusion?.counts.length ?? 0) ** 2);
-  bytes += 2 * (JSON.stringify(r.charts).length + JSON.stringify(r.diagnostics).length);
-  return bytes;
-}
-
-/** Rows of labels.csv built per turn of the event loop. */
-const CSV_ROWS_PER_TURN = 50_000;
-
-/**
- * labels.csv of a kept result, as the bundle's (io/bundle.ts `labelsCsv`): `sample_id,cluster`
- * and `true_label` when there are labels, clusters 1-based, classes as their original values.
- * Built from the result's arrays a slice at a time, so a 10^6-sample export does not block
- * the host.
- */
-export async function labelsCsvOf(r: RunResult): Promise<string> {
-  const { clusters, truth, classes, sampleIds } = r;
-  const labelled = truth !== null && classes !== null;
-  const chunks = [labelled ? 'sample_id,cluster,true_label\n' : 'sample_id,cluster\n'];
-  for (let from = 0; from < clusters.length; from += CSV_ROWS_PER_TURN) {
-    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-    const lines: string[] = [];
-    for (let i = from; i < Math.min(clusters.length, from + CSV_ROWS_PER_TURN); i++) {
-      let line = `${csvField(sampleIds?.[i] ?? i + 1)},${clusters[i]! + 1}`;
-      if (labelled) line += `,${csvField(classes[truth[i]!]!)}`;
-      lines.push(line);
-    }
-    chunks.push(lines.join('\n') + '\n');
-  }
-  return chunks.join('');
-}
-
-/** A CSV field, quoted when it holds a comma, quote or line break (as io/bundle.ts writes). */
-function csvField(v: string | number): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The validated parameters, or null when the schema refuses them. */

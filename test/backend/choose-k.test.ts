@@ -27,7 +27,13 @@ function setup(refusal: string | null = null) {
   const library = {
     get: (id: string) =>
       id === 'd1'
-        ? { id: 'd1', path: '/data/x.csv', options: { labels: 'none' }, summary: { n: 30 } }
+        ? {
+            id: 'd1',
+            path: '/data/x.csv',
+            files: ['/data/x.csv'],
+            options: { labels: 'none' },
+            summary: { n: 30 },
+          }
         : undefined,
   } as unknown as DatasetLibrary;
   const runs = {

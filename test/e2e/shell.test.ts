@@ -220,7 +220,8 @@ describe('the shell', () => {
     const download = async (testid: string): Promise<string> => {
       const [file] = await Promise.all([p.waitForEvent('download'), p.getByTestId(testid).click()]);
       const path = await file.path();
-      return readFile(path, 'latin1');
+      // An SVG is UTF-8 text; a PNG's bytes go through latin1 one to one.
+      return readFile(path, testid.endsWith('-svg') ? 'utf8' : 'latin1');
     };
 
     // The SVG parsed by the browser's own XML parser; its parts counted there.
@@ -249,7 +250,11 @@ describe('the shell', () => {
     expect(scatter['marks']).toBe(500);
     expect(scatter['hollow']).toBe(250);
     expect(scatter['axisTitles']).toEqual(['PC 1', 'PC 2']);
-    expect(scatter['legend']).toEqual([1, 2, 3, 4, 5].map((c) => `cluster ${c}`));
+    // Cluster swatches, then the one entry that says what a hollow mark is.
+    expect(scatter['legend']).toEqual([
+      ...[1, 2, 3, 4, 5].map((c) => `cluster ${c}`),
+      'hollow: missing ≥ 1 view',
+    ]);
     expect(scatter['ticks']).toBeGreaterThan(4);
 
     const timing = await inspect(await download('save-timing-svg'));

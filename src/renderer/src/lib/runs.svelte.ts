@@ -381,6 +381,28 @@ export class RunFormState {
     return `k = ${k} differs from the ${c} classes of the labels: the metrics compare ${k} clusters with ${c} classes`;
   });
 
+  /**
+   * The method, its parameters and the seed for `datasetId`, or null while one of them has an
+   * error: what a choose-k sweep runs, whatever k says (the sweep chooses it).
+   */
+  sweep(
+    datasetId: string,
+  ): {
+    datasetId: string;
+    method: string;
+    params: Record<string, ParamValue>;
+    seed: number;
+  } | null {
+    const m = this.method;
+    if (!m || Object.keys(this.errors).some((key) => key !== 'k' && key !== 'seeds')) return null;
+    const params: Record<string, ParamValue> = {};
+    for (const p of m.params) {
+      const c = checkParam(p, this.values[p.name] ?? initialValue(p));
+      if (c.ok && c.value !== p.spec.default) params[p.name] = c.value;
+    }
+    return { datasetId, method: m.name, params, seed: Number(this.#read(datasetId).seed.trim()) };
+  }
+
   /** Chooses a method and resets its fields to the schema's defaults. */
   choose(name: string): void {
     this.methodName = name;
@@ -390,19 +412,11 @@ export class RunFormState {
 
   /** The request for `datasetId` with that dataset's own fields, or null while the form has an error. */
   request(datasetId: string, batch?: string): Request<'runs:start'> | null {
-    const m = this.method;
-    if (!m || !this.valid) return null;
+    const base = this.valid ? this.sweep(datasetId) : null;
+    if (!base) return null;
     const f = this.#read(datasetId);
-    const params: Record<string, ParamValue> = {};
-    for (const p of m.params) {
-      const c = checkParam(p, this.values[p.name] ?? initialValue(p));
-      if (c.ok && c.value !== p.spec.default) params[p.name] = c.value;
-    }
     return {
-      datasetId,
-      method: m.name,
-      params,
-      seed: Number(f.seed.trim()),
+      ...base,
       protocol: this.protocol,
       ...(this.protocol === 'paper' ? { seeds: Number(f.seeds.trim()) } : {}),
       ...(f.k.trim() !== '' ? { k: Number(f.k.trim()) } : {}),
