@@ -1,6 +1,7 @@
-/** What the README promises about the toolchain matches package.json. */
+/** What the README promises about the toolchain and the CLI matches package.json and the code. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { USAGE } from '../src/cli/usage';
 
 const root = new URL('..', import.meta.url);
 const read = (p: string): string => readFileSync(new URL(p, root), 'utf8');
@@ -16,5 +17,11 @@ describe('README and package.json', () => {
       expect(readme).toMatch(
         new RegExp(`Node[^.]*?${v.replace('.', '\\.')}|${v.replace('.', '\\.')} or later`),
       );
+  });
+});
+
+describe('README and the CLI', () => {
+  it('shows `mvstudio help` as the CLI prints it', () => {
+    expect(read('README.md')).toContain('```\n' + USAGE + '\n```');
   });
 });
