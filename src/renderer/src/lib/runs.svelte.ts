@@ -385,9 +385,7 @@ export class RunFormState {
    * The method, its parameters and the seed for `datasetId`, or null while one of them has an
    * error: what a choose-k sweep runs, whatever k says (the sweep chooses it).
    */
-  sweep(
-    datasetId: string,
-  ): {
+  sweep(datasetId: string): {
     datasetId: string;
     method: string;
     params: Record<string, ParamValue>;
