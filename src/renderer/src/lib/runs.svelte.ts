@@ -19,6 +19,14 @@ import { DEFAULT_SEED } from '../../../shared/defaults';
 
 export type Call = <C extends Channel>(channel: C, request: Request<C>) => Promise<Response<C>>;
 
+/** How far a run has got: a state never goes back to an earlier stage. */
+const STAGE: Readonly<Record<RunInfo['status'], number>> = {
+  queued: 0,
+  running: 1,
+  done: 2,
+  failed: 2,
+  cancelled: 2,
+};
 const ACTIVE = new Set(['queued', 'running']);
 
 /** How often the elapsed-time clock advances while a run is active (ms). */
@@ -71,6 +79,9 @@ export class RunsState {
   update(run: RunInfo): void {
     const i = this.runs.findIndex((r) => r.id === run.id);
     const was = i < 0 ? undefined : this.runs[i];
+    // A run that fails at once is pushed as failed before runs:start answers "queued": an
+    // older state never replaces a later one.
+    if (was && STAGE[run.status] < STAGE[was.status]) return;
     this.runs = i < 0 ? [...this.runs, run] : this.runs.with(i, run);
     this.#clock();
     // The selected run just finished: fetch its result.

@@ -127,6 +127,23 @@ describe('RunsState', () => {
     expect(failing.error?.message).toBe('runs:open: no answer');
   });
 
+  it('keeps a run that failed before runs:start answered as failed', async () => {
+    const failed = run('r2', { status: 'failed', error: { name: 'DataError', message: 'gone' } });
+    const host = fakeHost({
+      // The host pushes the failure event before its answer (still "queued") arrives.
+      'runs:start': () => {
+        s.update(failed);
+        return run('r2');
+      },
+    });
+    const s = new RunsState(host.call);
+    await s.start({ datasetId: 'd1', method: 'bsv', params: {}, seed: 1, protocol: 'single' });
+    expect(s.runs.map((r) => r.status)).toEqual(['failed']);
+    expect(s.active).toEqual([]);
+    s.update(run('r2', { status: 'running' }));
+    expect(s.runs[0]!.status).toBe('failed');
+  });
+
   it('keeps a failure as its error, not as an exception', async () => {
     const s = new RunsState(fakeHost({}).call);
     await s.load();
