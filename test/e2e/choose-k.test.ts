@@ -5,28 +5,19 @@
  * silhouette/objective and eigengap charts drawn with a suggestion, "Use k" fills the Run
  * form's k field, and a running sweep can be cancelled.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from './browser';
+import { startStudio, type Studio } from '../helpers/studio';
 import { DatasetLibrary } from '../../src/backend/library';
-import { RunManager } from '../../src/backend/runs';
-import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
-import { startServer } from '../../src/cli/serve';
-import type { RunningServer } from '../../src/cli/serve';
 import { createRng } from '../../src/core/random';
 
-let server: RunningServer | undefined;
-let host: WorkerHost | undefined;
-let context: BrowserContext | undefined;
-let dir: string | undefined;
 let blobs: string;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 /** Why the browser could not be set up; every test then fails with it (never skips). */
+let studio: Studio | undefined;
 let missing: Error | undefined;
 
 function ready(): void {
@@ -50,48 +41,22 @@ function blobsCsv(): string {
 }
 
 beforeAll(async () => {
-  missing = setupProblem() ?? undefined;
-  if (missing) return;
-  dir = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-choose-k-'));
-  blobs = join(dir, 'blobs.csv');
+  const started = await startStudio({ library: new DatasetLibrary({ bundled: [] }) });
+  if (started instanceof Error) {
+    missing = started;
+    return;
+  }
+  studio = started;
+  page = started.page;
+  pageErrors = started.errors;
+  // Tall enough for the form, the sweep's two charts and its table at once.
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  blobs = join(started.out, 'blobs.csv');
   await writeFile(blobs, blobsCsv());
-  const library = new DatasetLibrary({ bundled: [] });
-  host = new WorkerHost({
-    spawn: () => forkWorker(join(REPO, 'src/worker/index.ts'), ['--import', 'tsx']),
-  });
-  const runs = new RunManager({ host, library, bundleRoot: null });
-  server = await startServer({
-    port: 0,
-    library,
-    staticDir: WEB,
-    runs,
-    dataDir: join(dir, 'data'),
-  });
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 1400 },
-    deviceScaleFactor: 1,
-    colorScheme: 'light',
-    reducedMotion: 'reduce',
-    locale: 'en-US',
-    timezoneId: 'UTC',
-  });
-  context.setDefaultTimeout(20_000);
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-  });
-  await page.goto(server.launchUrl);
 });
 
 afterAll(async () => {
-  await context?.close();
-  host?.dispose();
-  await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await studio?.close();
 });
 
 /** The little of a canvas this file uses (it is typed for Node: no DOM lib). */

@@ -4,30 +4,20 @@
  * runs of one method apart, marks single-seed rows, keeps the method column in view, writes
  * them all to the CSV; and for an unlabelled dataset it asks for k and shows its failures.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from './browser';
-import { DatasetLibrary } from '../../src/backend/library';
-import { RunManager } from '../../src/backend/runs';
-import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
-import { startServer } from '../../src/cli/serve';
-import type { RunningServer } from '../../src/cli/serve';
+import { REPO } from './browser';
+import { startStudio, type Studio } from '../helpers/studio';
 
-const SAMPLE = join(REPO, 'resources', 'datasets', 'NGs_Per0.5.mat');
 const MSRC = resolve(REPO, '../shared/datasets/MSRC-v1/MSRCV1.mat');
 /** The method these tests run: fast, and with an enum parameter to vary. */
 const METHOD = 'kmeans-concat';
 
-let server: RunningServer | undefined;
-let host: WorkerHost | undefined;
-let context: BrowserContext | undefined;
-let profile: string | undefined;
 let out: string;
 let page: Page;
+let studio: Studio | undefined;
 let missing: Error | undefined;
 
 /** Throws the set-up problem, so that each test fails with a message saying what to do. */
@@ -37,46 +27,18 @@ function ready(): void {
 
 beforeAll(async () => {
   // Fail, never skip, when the build or the browser is missing.
-  missing = setupProblem() ?? undefined;
-  if (missing) return;
-  out = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-compare-'));
-  await mkdir(join(out, 'exports'));
-  const library = new DatasetLibrary({ bundled: [SAMPLE] });
-  host = new WorkerHost({
-    spawn: () => forkWorker(join(REPO, 'src/worker/index.ts'), ['--import', 'tsx']),
-  });
-  const runs = new RunManager({ host, library, bundleRoot: join(out, 'runs') });
-  server = await startServer({
-    port: 0,
-    library,
-    staticDir: WEB,
-    runs,
-    dataDir: join(out, 'data'),
-  });
-  profile = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-profile-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 960 },
-    deviceScaleFactor: 1,
-    colorScheme: 'light',
-    reducedMotion: 'reduce',
-    locale: 'en-US',
-    timezoneId: 'UTC',
-  });
-  context.setDefaultTimeout(20_000);
-  page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(server.launchUrl);
+  const started = await startStudio();
+  if (started instanceof Error) {
+    missing = started;
+    return;
+  }
+  studio = started;
+  ({ page, out } = started);
   await page.getByTestId('dataset-item').first().waitFor();
 });
 
 afterAll(async () => {
-  await context?.close();
-  host?.dispose();
-  await server?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-  if (out) await rm(out, { recursive: true, force: true });
+  await studio?.close();
 });
 
 async function openPath(path: string, name: string): Promise<void> {

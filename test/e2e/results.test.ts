@@ -5,29 +5,19 @@
  * cancelled run says it was cancelled and can be run again (point 6). Needs `npm run
  * build:web` first; fails (never skips) without it.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from './browser';
-import { DatasetLibrary } from '../../src/backend/library';
-import { RunManager } from '../../src/backend/runs';
-import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
-import { startServer } from '../../src/cli/serve';
-import type { RunningServer } from '../../src/cli/serve';
+import { REPO } from './browser';
+import { startStudio, type Studio } from '../helpers/studio';
 
-const SAMPLE = join(REPO, 'resources', 'datasets', 'NGs_Per0.5.mat');
 const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
 
-let server: RunningServer | undefined;
-let host: WorkerHost | undefined;
-let context: BrowserContext | undefined;
-let profile: string | undefined;
 let out: string;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
+let studio: Studio | undefined;
 let missing: Error | undefined;
 
 function ready(): void {
@@ -35,51 +25,21 @@ function ready(): void {
 }
 
 beforeAll(async () => {
-  missing = setupProblem() ?? undefined;
-  if (missing) return;
-  out = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-results-'));
-  await mkdir(join(out, 'exports'));
-  const library = new DatasetLibrary({ bundled: [SAMPLE] });
-  host = new WorkerHost({
-    spawn: () => forkWorker(join(REPO, 'src/worker/index.ts'), ['--import', 'tsx']),
-  });
-  const runs = new RunManager({ host, library, bundleRoot: join(out, 'runs') });
-  server = await startServer({
-    port: 0,
-    library,
-    staticDir: WEB,
-    runs,
-    dataDir: join(out, 'data'),
-  });
-  profile = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-profile-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 960 },
-    deviceScaleFactor: 1,
-    colorScheme: 'light',
-    reducedMotion: 'reduce',
-    locale: 'en-US',
-    timezoneId: 'UTC',
-  });
-  context.setDefaultTimeout(30_000);
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-  });
-  await page.goto(server.launchUrl);
+  // Fail, never skip, when the build or the browser is missing.
+  const started = await startStudio({ timeout: 30_000 });
+  if (started instanceof Error) {
+    missing = started;
+    return;
+  }
+  studio = started;
+  ({ page, out } = started);
+  pageErrors = started.errors;
   await page.getByTestId('dataset-item').first().click();
   await page.getByTestId('info-file').filter({ hasText: 'NGs_Per0.5.mat' }).waitFor();
 });
 
 afterAll(async () => {
-  await context?.close();
-  host?.dispose();
-  await server?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-  if (out) await rm(out, { recursive: true, force: true });
+  await studio?.close();
 });
 
 /** The newest run item of the queue. */

@@ -4,31 +4,24 @@
  * without labels cannot be queued without k (point 8), the elapsed clock moves during a run
  * (point 5), and a queue item shows the dataset's name whole (point 9).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from './browser';
+import { REPO } from './browser';
+import { startStudio, type Studio } from '../helpers/studio';
 import { DatasetLibrary } from '../../src/backend/library';
-import { RunManager } from '../../src/backend/runs';
-import { WorkerHost, forkWorker } from '../../src/backend/worker-host';
-import { startServer } from '../../src/cli/serve';
-import type { RunningServer } from '../../src/cli/serve';
+import type { RunManager } from '../../src/backend/runs';
 
 const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
 const MSRC = resolve(REPO, '../shared/datasets/MSRC-v1/MSRCV1.mat');
 
-let server: RunningServer | undefined;
-let host: WorkerHost | undefined;
 let manager: RunManager | undefined;
-let context: BrowserContext | undefined;
-let profile: string | undefined;
-let out: string | undefined;
+let out: string;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 /** Why the browser could not be set up; every test then fails with it (never skips). */
+let studio: Studio | undefined;
 let missing: Error | undefined;
 
 function ready(): void {
@@ -36,56 +29,22 @@ function ready(): void {
 }
 
 beforeAll(async () => {
-  missing = setupProblem() ?? undefined;
-  if (missing) return;
-  out = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-form-'));
-  const library = new DatasetLibrary({ bundled: [] });
-  host = new WorkerHost({
-    spawn: () => forkWorker(join(REPO, 'src/worker/index.ts'), ['--import', 'tsx']),
-  });
   // Updates every 20 ms: a run's updates then come faster than the renderer's clock ticks.
-  const runs = new RunManager({
-    host,
-    library,
-    bundleRoot: join(out, 'runs'),
+  const started = await startStudio({
+    library: new DatasetLibrary({ bundled: [] }),
     progressIntervalMs: 20,
   });
-  manager = runs;
-  server = await startServer({
-    port: 0,
-    library,
-    staticDir: WEB,
-    runs,
-    dataDir: join(out, 'data'),
-  });
-  profile = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-profile-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 960 },
-    deviceScaleFactor: 1,
-    colorScheme: 'light',
-    reducedMotion: 'reduce',
-    locale: 'en-US',
-    timezoneId: 'UTC',
-  });
-  context.setDefaultTimeout(20_000);
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-  });
-  await page.goto(server.launchUrl);
-  await page.getByTestId('path-input').waitFor();
+  if (started instanceof Error) {
+    missing = started;
+    return;
+  }
+  studio = started;
+  ({ page, out, runs: manager } = started);
+  pageErrors = started.errors;
 });
 
 afterAll(async () => {
-  await context?.close();
-  host?.dispose();
-  await server?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-  if (out) await rm(out, { recursive: true, force: true });
+  await studio?.close();
 });
 
 /** Opens a dataset by its path and waits for its summary. */
@@ -180,7 +139,7 @@ describe('the run form, with the real worker', () => {
       const c = i < 20 ? 0 : 5;
       rows.push([c + (i % 5) * 0.1, c + (i % 3) * 0.1, c + (i % 7) * 0.05].join(','));
     }
-    const file = join(out!, 'unlabelled-points.csv');
+    const file = join(out, 'unlabelled-points.csv');
     await writeFile(file, rows.join('\n') + '\n');
     await open(file, 'unlabelled-points.csv');
     expect(await page.getByTestId('labels-summary').count()).toBeLessThanOrEqual(1);

@@ -20,6 +20,8 @@ export const SAMPLE = join(REPO, 'resources', 'datasets', 'NGs_Per0.5.mat');
 export interface Studio {
   page: Page;
   context: BrowserContext;
+  /** The server's run manager (tests read the backend's own RunInfo through it). */
+  runs: RunManager;
   /** A temp folder the test may write into (exports/ exists). */
   out: string;
   /** Page errors and console errors, in order. */
@@ -33,6 +35,10 @@ export async function startStudio(
     colorScheme?: 'light' | 'dark';
     /** Lets page.addScriptTag inject a script the page's CSP (script-src 'self') refuses. */
     bypassCSP?: boolean;
+    /** Playwright's default timeout (ms); default 20 s. */
+    timeout?: number;
+    /** How often the run manager pushes a run's progress (ms); its default otherwise. */
+    progressIntervalMs?: number;
   } = {},
 ): Promise<Studio | Error> {
   const problem = setupProblem();
@@ -43,7 +49,14 @@ export async function startStudio(
   const host = new WorkerHost({
     spawn: () => forkWorker(join(REPO, 'src/worker/index.ts'), ['--import', 'tsx']),
   });
-  const runs = new RunManager({ host, library, bundleRoot: join(out, 'runs') });
+  const runs = new RunManager({
+    host,
+    library,
+    bundleRoot: join(out, 'runs'),
+    ...(options.progressIntervalMs !== undefined
+      ? { progressIntervalMs: options.progressIntervalMs }
+      : {}),
+  });
   const server: RunningServer = await startServer({
     port: 0,
     library,
@@ -65,7 +78,7 @@ export async function startStudio(
     acceptDownloads: true,
     bypassCSP: options.bypassCSP ?? false,
   });
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(options.timeout ?? 20_000);
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -73,10 +86,12 @@ export async function startStudio(
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   await page.goto(server.launchUrl);
-  await page.getByTestId('dataset-item').first().waitFor();
+  // The open-by-path field is there with or without datasets.
+  await page.getByTestId('path-input').waitFor();
   return {
     page,
     context,
+    runs,
     out,
     errors,
     async close() {
