@@ -129,7 +129,11 @@ export async function finishQuickRun(page: Page, method?: string): Promise<strin
   // k as the labels give it (the sample has 5 classes) when the form leaves it empty.
   const k = page.getByTestId('k-input');
   if ((await k.count()) > 0 && (await k.inputValue()) === '') await k.fill('5');
+  // Wait for the new item first: until it is listed, the newest item is the last run, done.
+  const items = page.getByTestId('run-item');
+  const before = await items.count();
   await page.getByTestId('start-run').click();
+  await items.nth(before).waitFor();
   await newestRun(page).and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
   return chosen;
 }
