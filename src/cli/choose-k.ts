@@ -6,11 +6,10 @@
  */
 import { chooseK, parseKRange, type ChooseKResult, type ChooseKStep } from '../core/choose-k';
 import { DECIMAL_INTEGER, validateParams } from '../core/solvers/params';
-import { listSolvers } from '../core/solvers/registry';
-import type { Solver } from '../core/solvers/types';
 import { estimateMemory, shapeOf } from '../backend/estimate';
 import { solverMemoryLimit } from '../backend/worker-host';
 import { loadDataset } from '../io/load';
+import { solverNamed, splitArgs } from './args';
 import { UsageError, isInputError } from './errors';
 import { table } from './format';
 import { LOAD_FLAGS, loadOptionsFrom } from './load-args';
@@ -23,40 +22,6 @@ export const CHOOSE_K_USAGE = `usage: mvstudio choose-k <method> <file...> --k F
   eigengap of the method's graph (the views' kNN graph for a method without one).`;
 
 const FLAGS = new Set<string>(['k', 'seed', ...LOAD_FLAGS]);
-
-/** Splits arguments into files, known flags and solver parameters (as `run` does). */
-function splitArgs(argv: readonly string[]): {
-  positionals: string[];
-  flags: Map<string, string>;
-  params: Record<string, string>;
-  json: boolean;
-} {
-  const positionals: string[] = [];
-  const flags = new Map<string, string>();
-  const params: Record<string, string> = {};
-  let json = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) positionals.push(arg);
-    else if (arg === '--json') json = true;
-    else {
-      const eq = arg.indexOf('=');
-      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-      const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (name === '' || value === undefined) throw new UsageError(`${arg} needs a value`);
-      if (FLAGS.has(name)) flags.set(name, value);
-      else params[name] = value;
-    }
-  }
-  return { positionals, flags, params, json };
-}
-
-function solverNamed(name: string): Solver {
-  const solver = listSolvers().find((s) => s.name === name);
-  if (solver) return solver;
-  const known = listSolvers().map((s) => s.name);
-  throw new UsageError(`unknown method '${name}'; methods: ${known.join(', ')}`);
-}
 
 const num = (x: number | null, digits: number): string =>
   x === null || !Number.isFinite(x) ? '-' : x.toPrecision(digits);
@@ -105,7 +70,7 @@ export async function runChooseK(argv: readonly string[]): Promise<number> {
       process.stdout.write(CHOOSE_K_USAGE + '\n');
       return 0;
     }
-    const { positionals, flags, params: raw, json } = splitArgs(argv);
+    const { positionals, flags, params: raw, json } = splitArgs(argv, FLAGS);
     const [method, ...files] = positionals;
     if (method === undefined || files.length === 0) {
       throw new UsageError(`choose-k needs a method and a file\n${CHOOSE_K_USAGE}`);

@@ -24,6 +24,7 @@ import { removeStaleTemporaries } from '../io/atomic';
 import { BundleWriteError, writeRunBundle, type RunBundle } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { DEFAULT_SEED } from '../shared/defaults';
+import { solverNamed, splitArgs } from './args';
 import { UsageError, isInputError } from './errors';
 import { LOAD_FLAGS, LOAD_OPTIONS, datasetArgs, type DatasetArgs } from './load-args';
 import { bundleLine, formatCompare, formatRun, scoresOf, type RunSummary } from './run-format';
@@ -43,14 +44,6 @@ interface RunSettings {
   readonly seed: number;
   readonly protocol: ProtocolKind;
   readonly seeds?: number;
-}
-
-/** The solver called `name`, or a UsageError naming the known ones. */
-function solverNamed(name: string): Solver {
-  const solver = listSolvers().find((s) => s.name === name);
-  if (solver) return solver;
-  const known = listSolvers().map((s) => s.name);
-  throw new UsageError(`unknown method '${name}'; methods: ${known.join(', ') || '(none)'}`);
 }
 
 /**
@@ -74,41 +67,6 @@ function intFlag(
 function protocolFlag(raw: string | undefined): ProtocolKind {
   if (raw === undefined || raw === 'single' || raw === 'paper') return raw ?? 'single';
   throw new UsageError(`--protocol takes 'single' or 'paper' (got '${raw}')`);
-}
-
-/**
- * Splits `run`'s arguments into positionals, known flags and solver parameters: `--name value`
- * or `--name=value`; `--json` alone. Anything not a known flag is a parameter, checked later
- * against the method's schema.
- */
-function splitRunArgs(argv: readonly string[]): {
-  positionals: string[];
-  flags: Map<string, string>;
-  params: Record<string, string>;
-  json: boolean;
-} {
-  const positionals: string[] = [];
-  const flags = new Map<string, string>();
-  const params: Record<string, string> = {};
-  let json = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    if (arg === '--json') {
-      json = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (name === '' || value === undefined) throw new UsageError(`${arg} needs a value`);
-    if (RUN_FLAGS.has(name)) flags.set(name, value);
-    else params[name] = value;
-  }
-  return { positionals, flags, params, json };
 }
 
 /** k from the flag, else the number of classes; a UsageError unless 2 ≤ k ≤ n. */
@@ -285,7 +243,7 @@ async function methods(argv: string[]): Promise<number> {
 
 /** `mvstudio run <method> <file> [--<param> value ...] [options]`. */
 async function run(argv: string[]): Promise<number> {
-  const { positionals, flags, params, json } = splitRunArgs(argv);
+  const { positionals, flags, params, json } = splitArgs(argv, RUN_FLAGS);
   const [method, ...files] = positionals;
   const missing = 'run needs a method and a file: mvstudio run <method> <file> [<file> ...]';
   if (method === undefined) throw new UsageError(missing);
