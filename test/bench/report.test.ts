@@ -35,6 +35,17 @@ describe('bench report (docs/performance.md)', () => {
     );
   });
 
+  it('shows printed image lines as markdown images between text blocks', () => {
+    const out = 'gemm table\n![gemm](perf/numerics-gemm.svg)\n\neig table\n![eig](perf/e.svg)';
+    const md = renderSection(section('numerics', out));
+    expect(md).toContain(
+      '```text\ngemm table\n```\n\n![gemm](perf/numerics-gemm.svg)\n\n```text\neig table\n```\n\n![eig](perf/e.svg)\n\n<!-- /bench:numerics -->',
+    );
+    // Not an image line: text around it, or a path with a space, stays in the block.
+    const inline = renderSection(section('a', 'see ![x](y.svg)\n![x](a b.svg)'));
+    expect(inline).toContain('```text\nsee ![x](y.svg)\n![x](a b.svg)\n```');
+  });
+
   it('keeps printed code fences from closing the block', () => {
     expect(renderSection(section('a', '```x```'))).toContain("'''x'''");
   });

@@ -21,18 +21,36 @@ export interface BenchSection {
   readonly machine: string;
 }
 
-/** The markdown of one section, between its markers. */
+/** A printed line that is a markdown image, `![alt](path)`: shown as the image, not as text. */
+const IMAGE = /^!\[[^\]\n]*\]\([^)\s]+\)$/;
+
+/**
+ * The markdown of one section, between its markers: the output as a text block, interrupted
+ * by the image lines it printed (a benchmark's plots), which stand as markdown between blocks.
+ */
 export function renderSection(s: BenchSection): string {
   const body = s.output.replace(/\s+$/, '').replace(/```/g, "'''");
+  const parts: string[] = [];
+  let text: string[] = [];
+  const flush = (): void => {
+    while (text.length && text[text.length - 1]!.trim() === '') text.pop();
+    if (text.length) parts.push('```text', ...text, '```');
+    text = [];
+  };
+  for (const line of body.split('\n')) {
+    if (IMAGE.test(line)) {
+      flush();
+      parts.push('', line, '');
+    } else if (text.length || line.trim() !== '' || !parts.length) text.push(line);
+  }
+  flush();
   return [
     begin(s.name),
     `## ${s.name}`,
     '',
     `\`npm run bench -- ${s.name}\`, ${s.date}, ${s.machine}.`,
     '',
-    '```text',
-    body,
-    '```',
+    ...parts,
     end(s.name),
   ].join('\n');
 }
