@@ -53,7 +53,7 @@ import {
   useGemmBackend,
   type Check,
 } from './numerics-ops';
-import { formatCount, growthExponent, logLogSvg } from './plot';
+import { COLOURS, formatCount, growthExponent, logLogSvg } from './plot';
 import { median, table, tempDir, writeRaw } from './util';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -260,7 +260,7 @@ function gemmVariants(): Variant[] {
   const asked = list('NUMERICS_GEMM_BACKENDS', start);
   const variants = asked.map((b): Variant => {
     const got = useGemmBackend(b);
-    const name = asked.length > 1 ? `mvstudio (${b})` : 'mvstudio';
+    const name = asked.length > 1 ? `ours ${b}` : 'mvstudio';
     if (got === null)
       return { name, note: `${name}: GEMM backend '${b}' not on this branch`, call: null };
     return {
@@ -466,7 +466,7 @@ interface Row {
 async function measure(k: Kernel, anchor: Anchor | null, dir: string): Promise<Row[]> {
   const head = ['case', 'runs', ...k.variants.map((v) => v.name), k.anchorName];
   head.push(...k.variants.map((v) => (k.variants.length > 1 ? `ratio ${v.name}` : 'ratio')));
-  if (k.flops) head.push(...k.variants.map((v) => `GFLOP/s ${v.name}`), `GFLOP/s ${k.anchorName}`);
+  if (k.flops) head.push(...k.variants.map((v) => `GFLOP/s ${v.name}`), 'GFLOP/s anchor');
   head.push('agreement');
   const rows: (string | number)[][] = [head];
   const out: Row[] = [];
@@ -579,10 +579,13 @@ function plot(k: Kernel, rows: Row[]): void {
   const series = [
     ...k.variants.map((v, i) => ({
       name: v.name,
+      // The anchor keeps its colour (COLOURS[1]) whatever the number of our variants.
+      colour: COLOURS.filter((_, j) => j !== 1)[i % (COLOURS.length - 1)]!,
       points: swept.flatMap((r) => (r.ours[i] != null ? [[r.x!, r.ours[i]!] as const] : [])),
     })),
     {
       name: k.anchorName,
+      colour: COLOURS[1]!,
       points: swept.flatMap((r) => (r.anchor !== null ? [[r.x!, r.anchor] as const] : [])),
     },
   ];

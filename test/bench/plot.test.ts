@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  COLOURS,
   decadeRange,
   escapeXml,
   formatCount,
@@ -121,6 +122,19 @@ describe('log-log SVG', () => {
     expect(first[1]).toBeCloseTo(sy(2), 1);
     // log scale: 10^2.5 lies half-way between the decades 10² and 10³.
     expect(sx(10 ** 2.5)).toBeCloseTo(left + (width - right - left) / 4, 9);
+  });
+
+  it('draws a series in its own colour when given, else in the palette order', () => {
+    const svg = logLogSvg({
+      title: 't',
+      xLabel: 'n',
+      yLabel: 'time',
+      series: [
+        { name: 'a', points: numpy },
+        { name: 'b', points: ours, colour: '#123456' },
+      ],
+    });
+    expect(attrs(svg, 'polyline').map((a) => a.stroke)).toEqual([COLOURS[0], '#123456']);
   });
 
   it('keeps a series without points in the legend, marked, and draws no line for it', () => {

@@ -9,6 +9,8 @@
 export interface Series {
   readonly name: string;
   readonly points: readonly (readonly [number, number])[];
+  /** Stroke colour; default the palette's entry for the series' index. */
+  readonly colour?: string;
 }
 
 export interface LogLogPlot {
@@ -25,8 +27,8 @@ export interface LogLogPlot {
 /** Pixel layout of every plot: the frame's box inside the picture. */
 export const LAYOUT = { width: 480, height: 320, left: 64, right: 16, top: 28, bottom: 44 };
 
-/** Colours of the series, in order (the first is ours, the second the anchor). */
-const COLOURS = ['#1f5fbf', '#c0392b', '#2e8b57', '#8e44ad'];
+/** Default colours of the series, in order. */
+export const COLOURS = ['#1f5fbf', '#c0392b', '#2e8b57', '#8e44ad'];
 
 /**
  * Least-squares slope of log t against log n over the points with n, t > 0: the p of t ≈ c·nᵖ.
@@ -97,8 +99,9 @@ export function logLogSvg(p: LogLogPlot): string {
   const { width, height, left, right, top, bottom } = LAYOUT;
   const xTick = p.xTick ?? formatCount;
   const yTick = p.yTick ?? formatMs;
-  const series = p.series.map((s) => ({
+  const series = p.series.map((s, i) => ({
     name: s.name,
+    colour: s.colour ?? COLOURS[i % COLOURS.length]!,
     points: s.points.filter(([x, y]) => x > 0 && y > 0 && Number.isFinite(x) && Number.isFinite(y)),
   }));
   const all = series.flatMap((s) => s.points);
@@ -146,7 +149,7 @@ export function logLogSvg(p: LogLogPlot): string {
     `<text transform="translate(14 ${px((y0 + y1) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(p.yLabel)}</text>`,
   );
   series.forEach((s, i) => {
-    const colour = COLOURS[i % COLOURS.length]!;
+    const colour = escapeXml(s.colour);
     const pts = s.points.map(([x, y]) => `${px(sx(x))},${px(sy(y))}`);
     if (pts.length) {
       out.push(
