@@ -524,7 +524,17 @@ async function measure(k: Kernel, anchor: Anchor | null, dir: string): Promise<R
     };
 
     // Warm-up (JIT, first touch, python imports): one call each, which also gives the checks.
-    const warm = calls.map((f) => (f ? f() : null));
+    // A call that throws (a kernel refusing the matrix) is reported and not timed further.
+    const warm = calls.map((f, i) => {
+      if (!f) return null;
+      try {
+        return f();
+      } catch (e) {
+        notes.push(`${k.variants[i]!.name} ${c.label}: failed, ${(e as Error).message}`);
+        calls[i] = null;
+        return null;
+      }
+    });
     const warmAnchor = await runAnchor(true);
     const slowest = Math.max(0, ...warm.map((w) => w?.ms ?? 0), warmAnchor?.ms ?? 0);
     const runs = slowest >= LONG_MS ? 0 : slowest >= SLOW_MS ? Math.min(3, RUNS) : RUNS;
@@ -551,7 +561,7 @@ async function measure(k: Kernel, anchor: Anchor | null, dir: string): Promise<R
     const row: (string | number)[] = [c.label, runs === 0 ? '1 (cold)' : String(runs)];
     row.push(
       ...med.map((m, i) =>
-        m !== null ? fmtMs(m) : k.variants[i]!.call ? 'skipped' : 'not on branch',
+        m !== null ? fmtMs(m) : k.variants[i]!.call ? 'not timed' : 'not on branch',
       ),
     );
     row.push(am !== null ? fmtMs(am) : 'n/a');
