@@ -10,6 +10,7 @@ import { gemmBackend, setGemmBackend, type GemmBackend } from '../../src/core/li
 import { matmul, symEig, thinSvd } from '../../src/core/linalg/kernels';
 import type { Mat } from '../../src/core/linalg/types';
 import { createRng } from '../../src/core/random';
+import { median } from './util';
 
 /** A timed call and what it runs; `run` returns the summary compared with the anchor's. */
 export interface Op<A extends unknown[]> {
@@ -99,14 +100,8 @@ export function kmeansIterations(
     const s = steps.next();
     const now = performance.now();
     if (s.done) {
-      times.sort((a, b) => a - b);
       const later = times.slice(1);
-      const m = later.length >> 1;
-      const perIteration = later.length
-        ? later.length % 2
-          ? later[m]!
-          : (later[m - 1]! + later[m]!) / 2
-        : Number.NaN;
+      const perIteration = later.length ? median(later) : Number.NaN;
       return { perIteration, sse: s.value.sse, iterations: s.value.iterations };
     }
     times.push(now - t);
