@@ -161,8 +161,8 @@ print(json.dumps({'ms': ms, 'kernel': kernel}))
 
 /**
  * The fused kernel against the unfused one and numpy, C = A·B at GEMM_SIZES: 5 rounds, each
- * timing one product per size on 'fma', then 'wasm', then numpy (its own kernel, then Haswell),
- * after a warm-up; medians in GFLOP/s and the ratios. Only where the 'fma' backend is available.
+ * timing one product per size on 'fma' and 'wasm' (in turns), then numpy (its own kernel, then
+ * Haswell), after a warm-up; medians in GFLOP/s and the ratios. Only where 'fma' is available.
  */
 export function fmaRows(): (string | number)[][] | null {
   const was = gemmBackend();
@@ -186,7 +186,8 @@ export function fmaRows(): (string | number)[][] | null {
     for (const [A, B, C] of mats) matmul(A, B, C);
   }
   for (let r = 0; r < ROUNDS; r++) {
-    for (const b of ['fma', 'wasm'] as const) {
+    // Which kernel goes first alternates, so that neither always follows numpy's process.
+    for (const b of r % 2 ? (['wasm', 'fma'] as const) : (['fma', 'wasm'] as const)) {
       setGemmBackend(b);
       mats.forEach(([A, B, C], i) => {
         const t = performance.now();
