@@ -8,7 +8,13 @@
  * one row repeats 1000² on the plain TypeScript fallback (4×3 tiles) for comparison. GEMM rows
  * show the median and the best run: the machine's two cores are shared, and the best run is
  * the one least disturbed by other work; the target is judged on both.
+ * Where relaxed SIMD is on (`MVSTUDIO_RELAXED_SIMD=1 npm run bench -- linalg`, see run.ts), a
+ * second GEMM table times the fused 'fma' kernel and the 'wasm' kernel interleaved with numpy on
+ * OpenBLAS's own choice of kernel (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset) and on its
+ * Haswell kernel, round by round (medians of 5), and prints the ratios; the target is fma ≥ 50 %
+ * of numpy at 2000².
  */
+import { spawnSync } from 'node:child_process';
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { csrTimesBlock, setCsrBackend } from '../../src/core/linalg/csr-kernel';
 import { gemmBackend, setGemmBackend } from '../../src/core/linalg/gemm';
@@ -117,12 +123,120 @@ async function gemmRows(np: Record<string, number> | null): Promise<(string | nu
   const [A, B, C] = [rand(1000, 1000, 4), rand(1000, 1000, 5), rand(1000, 1000, 6)];
   measure('C = Aᵀ·B, 1000²', 'gemmTA1000', 1000, () => matmulTA(A, B, C), false);
   measure('C = A·Bᵀ, 1000²', 'gemmTB1000', 1000, () => matmulTB(A, B, C), false);
+  const backend = gemmBackend();
   setGemmBackend('ts');
   measure('C = A·B, 1000², TypeScript kernel', 'gemm1000', 1000, () => matmul(A, B, C), false);
-  setGemmBackend('wasm');
+  setGemmBackend(backend);
   const sy = await timeMs(() => syrk(A, C), 5);
   const npSy = np?.syrk1000;
   rows.push(['C = Aᵀ·A (syrk), 1000², time', fmtMs(sy), '', npSy ? fmtMs(npSy) : 'n/a', '']);
+  return rows;
+}
+
+/**
+ * numpy's A @ B times (ms), one run per size after a warm-up, on one thread; `coretype` null
+ * unsets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (OpenBLAS picks its kernel), else sets it. Also
+ * the kernel OpenBLAS reports (threadpoolctl). null without numpy.
+ */
+function numpyGemmOnce(coretype: string | null): { ms: number[]; kernel: string } | null {
+  const code = `
+import json, time
+import numpy as np
+from threadpoolctl import threadpool_info
+rng = np.random.default_rng(0)
+ms = []
+for n in ${JSON.stringify(GEMM_SIZES)}:
+    A = rng.standard_normal((n, n)); B = rng.standard_normal((n, n)); A @ B
+    t = time.perf_counter(); A @ B; ms.append((time.perf_counter() - t) * 1000)
+kernel = ','.join(str(i.get('architecture')) for i in threadpool_info() if i.get('user_api') == 'blas')
+print(json.dumps({'ms': ms, 'kernel': kernel}))
+`;
+  const env: Record<string, string | undefined> = { ...process.env, ...ONE_THREAD };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  if (coretype) env.OPENBLAS_CORETYPE = coretype;
+  const r = spawnSync('/usr/bin/python3', ['-c', code], { encoding: 'utf8', env });
+  return r.status === 0 ? (JSON.parse(r.stdout) as { ms: number[]; kernel: string }) : null;
+}
+
+/**
+ * The fused kernel against the unfused one and numpy, C = A·B at GEMM_SIZES: 5 rounds, each
+ * timing one product per size on 'fma' and 'wasm' (in turns), then numpy (its own kernel, then
+ * Haswell), after a warm-up; medians in GFLOP/s and the ratios. Only where 'fma' is available.
+ */
+export function fmaRows(): (string | number)[][] | null {
+  const was = gemmBackend();
+  if (setGemmBackend('fma') !== 'fma') {
+    setGemmBackend(was);
+    return null;
+  }
+  const ROUNDS = 5;
+  const mats = GEMM_SIZES.map((n) => [rand(n, n, 1), rand(n, n, 2), rand(n, n, 3)] as const);
+  const ours = {
+    fma: GEMM_SIZES.map((): number[] => []),
+    wasm: GEMM_SIZES.map((): number[] => []),
+  };
+  const np = {
+    own: GEMM_SIZES.map((): number[] => []),
+    haswell: GEMM_SIZES.map((): number[] => []),
+  };
+  const kernels = { own: 'n/a', haswell: 'n/a' };
+  for (const b of ['fma', 'wasm'] as const) {
+    setGemmBackend(b);
+    for (const [A, B, C] of mats) matmul(A, B, C);
+  }
+  for (let r = 0; r < ROUNDS; r++) {
+    // Which kernel goes first alternates, so that neither always follows numpy's process.
+    for (const b of r % 2 ? (['wasm', 'fma'] as const) : (['fma', 'wasm'] as const)) {
+      setGemmBackend(b);
+      mats.forEach(([A, B, C], i) => {
+        const t = performance.now();
+        matmul(A, B, C);
+        ours[b][i]!.push(performance.now() - t);
+      });
+    }
+    for (const [key, coretype] of [
+      ['own', null],
+      ['haswell', 'Haswell'],
+    ] as const) {
+      const once = numpyGemmOnce(coretype);
+      if (!once) continue;
+      kernels[key] = once.kernel;
+      once.ms.forEach((ms, i) => np[key][i]!.push(ms));
+    }
+  }
+  setGemmBackend(was);
+  const gf = (n: number, ms: number[]): number => (2 * n ** 3) / median(ms) / 1e6;
+  const rows: (string | number)[][] = [
+    [
+      'C = A·B (GFLOP/s, medians of 5, interleaved)',
+      'fma',
+      'wasm',
+      `numpy ${kernels.own}`,
+      `numpy ${kernels.haswell}`,
+      'fma/wasm',
+      `fma/numpy ${kernels.own}`,
+      `fma/numpy ${kernels.haswell}`,
+    ],
+  ];
+  GEMM_SIZES.forEach((n, i) => {
+    const [f, w] = [gf(n, ours.fma[i]!), gf(n, ours.wasm[i]!)];
+    const [o, h] = [np.own[i]!, np.haswell[i]!].map((t) => (t.length ? gf(n, t) : NaN)) as [
+      number,
+      number,
+    ];
+    const pct = (x: number): string => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(0)} %`);
+    rows.push([
+      `${n}²${n === 2000 ? ' (target fma ≥ 50 % of numpy)' : ''}`,
+      f.toFixed(2),
+      w.toFixed(2),
+      Number.isNaN(o) ? 'n/a' : o.toFixed(2),
+      Number.isNaN(h) ? 'n/a' : h.toFixed(2),
+      pct(f / w),
+      pct(f / o),
+      pct(f / h),
+    ]);
+  });
   return rows;
 }
 
@@ -203,6 +317,13 @@ export async function run(): Promise<void> {
       '(numpy not available: /usr/bin/python3 with python3-numpy is needed for the anchors)',
     );
   console.log(table(await gemmRows(np)));
+  console.log();
+  const fma = fmaRows();
+  console.log(
+    fma
+      ? table(fma)
+      : '(fma kernel not measured: relaxed SIMD is off; MVSTUDIO_RELAXED_SIMD=1 turns it on)',
+  );
   console.log();
   console.log(table(await eigRows(np)));
   console.log();

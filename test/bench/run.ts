@@ -9,8 +9,15 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
 import { captured, machineLine, writeSections } from './report';
+
+// MVSTUDIO_RELAXED_SIMD=1: WebAssembly relaxed SIMD on (Node 20 has it behind a flag; V8 reads
+// it when a module is compiled, in this thread and the helpers started below), so the products
+// take the fused 'fma' GEMM kernel as under Electron. Off by default: the figures of Node's CLI.
+if (process.env.MVSTUDIO_RELAXED_SIMD === '1')
+  setFlagsFromString('--experimental-wasm-relaxed-simd');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const available = readdirSync(here)

@@ -24,7 +24,9 @@ import {
   type GemmBackend,
 } from '../../../src/core/linalg/gemm';
 import { builtWat } from '../../helpers/wasm-build';
+import { GEMM_FMA_WASM } from '../../../src/core/linalg/wasm/gemm-fma-wasm';
 import { GEMM_WASM } from '../../../src/core/linalg/wasm/gemm-wasm';
+import { wasmApi } from '../../../src/core/wasm-api';
 import type * as GemmModule from '../../../src/core/linalg/gemm';
 import type { Mat } from '../../../src/core/linalg/types';
 import { at, fro, maxDiff, naiveMul, randMat, transpose } from '../../helpers/mat';
@@ -69,8 +71,8 @@ describe('the wasm module', () => {
     expect(Array.from(GEMM_WASM)).toEqual(await builtWat(wat));
   });
 
-  it('is the default backend on this engine (Node has WebAssembly SIMD)', () => {
-    expect(gemmBackend()).toBe('wasm');
+  it('is the default backend on this engine (Node has WebAssembly SIMD; relaxed SIMD, for the fused kernel, only from Node 22 or with a flag)', () => {
+    expect(gemmBackend()).toBe(wasmApi()?.validate(GEMM_FMA_WASM) ? 'fma' : 'wasm');
   });
 });
 

@@ -1,11 +1,16 @@
 /**
  * Dense matrix products, C ← α·op(A)·op(B) + β·C with op(X) = X or Xᵀ, on row-major `Mat`s: the
- * public entry points, which check shapes and send each product to a path. With the wasm kernel
+ * public entry points, which check shapes and send each product to a path. With the wasm kernels
  * (wasm.ts, the default wherever WebAssembly SIMD runs), α = 1, β = 0 products go to the
  * tall-skinny kernels when their shape fits (tall.ts) and otherwise to the packed Goto/BLIS path
- * (layout.ts, wasm.ts); without it, or after `setGemmBackend('ts')`, to one plain loop (plain.ts).
- * Every path forms each product and sum as separate IEEE operations (no fused multiply-add), in
- * order of k: for k ≤ KC, α = 1 and β = 0 all give the plain triple loop's bits exactly.
+ * (layout.ts, wasm.ts); without them, or after `setGemmBackend('ts')`, to one plain loop
+ * (plain.ts). On the 'wasm' and 'ts' backends every path forms each product and sum as separate
+ * IEEE operations, in order of k: for k ≤ KP, α = 1 and β = 0 all give the plain triple loop's
+ * bits exactly. On 'fma' (the default where relaxed SIMD runs and fuses: Electron; Node 20 only
+ * with --experimental-wasm-relaxed-simd) every wasm path, packed and tall-skinny alike, makes
+ * each step one fused multiply-add instead, so for k ≤ KP, α = 1 and β = 0 every entry is the
+ * fused sequential dot product from +0 in order of k, on every path; it differs from the plain
+ * loop's within 2γ_k·Σ|a||b| (γ_k = ku/(1 − ku)).
  * Cost 2mnk flops. A product into a given `out` allocates nothing (the wasm memory grows only
  * when a product needs a deeper or wider B panel than any before, up to its cap).
  */

@@ -2,7 +2,9 @@
  * The products in plain TypeScript, for engines without WebAssembly SIMD (every supported host
  * has it) and as the tests' oracle: one sequential dot product per entry, summed from +0 in order
  * of k. With α = 1, β = 0 and k ≤ KP that is the wasm path's summation, so both give the same
- * bits; deeper, the wasm path adds one partial sum per KP chunk and agrees within rounding.
+ * bits; deeper, the wasm path adds one partial sum per KP chunk and agrees within rounding. The
+ * fused 'fma' backend agrees within rounding at any depth (its error bound and this loop's are
+ * both γ_k·Σ|a||b|).
  */
 import { KC, lhsOffset, MC, MR, type PackedLhs, type Strided } from './layout';
 

@@ -2,7 +2,8 @@
  * The tall-skinny products on gemm.wat's `ta` and `nn` kernels, which skip the packing: Aᵀ·B
  * and syrk with both short sides ≤ 16 over ≥ 64 rows, A·op(B) with depth ≤ 16, and the thin
  * factors' products (thin.ts). Each gives the packed wasm path's bits, so results do not depend
- * on which path ran.
+ * on which path ran (on the 'fma' backend too: `w.ta` and `w.nn` are then the fused kernels,
+ * gemm-fma.wat, as `w.block` is).
  */
 import { KP, type Strided } from './layout';
 import { reserve, W_B, W_T, type WasmKernel } from './wasm';

@@ -1,14 +1,19 @@
 /**
  * The WebAssembly SIMD path of the products: wasm/gemm.wat, 4×4 tiles (NRW = 4) whose 16 sums
- * live in 8 f64x2 registers, 32 flops per 6 loads. The packing writes straight into the module's
+ * live in 8 f64x2 registers, 32 flops per 6 loads; on the 'fma' backend (where the engine has
+ * relaxed SIMD and its relaxed_madd fuses) the same kernel with each multiply and add fused,
+ * wasm/gemm-fma.wat, over the same memory and layouts. The packing writes straight into the module's
  * memory; the kernel sums the product of an A block and a B panel over up to KP of depth into a
  * tile buffer there, and TypeScript adds α times the buffer into C (`productWasm`). Its memory
  * (2.5 MiB at first, at most 7 MiB plus the resident operands) grows with k and is kept. Also
- * the backend switch: the module is instantiated on first use, and `setGemmBackend('ts')` sends
- * every product to the plain loop (plain.ts) instead.
+ * the backend switch: the modules are instantiated on first use, the fused one only where
+ * `WebAssembly.validate` accepts it (feature detection) and its `probe` fuses; `setGemmBackend`
+ * picks 'fma' (the default where available), 'wasm' (the default elsewhere) or 'ts', which
+ * sends every product to the plain loop (plain.ts).
  */
+import { GEMM_FMA_WASM } from '../wasm/gemm-fma-wasm';
 import { GEMM_WASM } from '../wasm/gemm-wasm';
-import { WASM_PAGE, type WasmMemory, wasmApi } from '../../wasm-api';
+import { WASM_PAGE, type WasmApi, type WasmMemory, wasmApi } from '../../wasm-api';
 import {
   copyPanelA,
   KC,
@@ -34,13 +39,27 @@ const RESIDENT_MAX = 256 * 2 ** 20;
 /** Resident slots: an operator may take turns between four packed factors (CGL's H-step). */
 const SLOTS = 4;
 
-/** The instantiated wasm kernel and its memory, which grows with the depth of the B panel. */
-export interface WasmKernel {
-  /** gemm.wat's `block(pa, pb, pc, mb, nb, kb, ldc, lim, acc)`, see there. */
+/** One module's kernels, see gemm.wat. */
+interface Kernels {
+  /** `block(pa, pb, pc, mb, nb, kb, ldc, lim, acc)`. */
   readonly block: (...args: number[]) => void;
-  /** gemm.wat's tall-skinny kernels `ta(pa, pb, pt, n, ka, kb)` and `nn(pa, pm, pc, n, k, kb)`. */
+  /** The tall-skinny kernels `ta(pa, pb, pt, n, ka, kb)` and `nn(pa, pm, pc, n, k, kb)`. */
   readonly ta: (...args: number[]) => void;
   readonly nn: (...args: number[]) => void;
+}
+
+/**
+ * The instantiated wasm kernels and their memory, which grows with the depth of the B panel.
+ * `block`, `ta` and `nn` are the set the backend uses now (`selectKernels`).
+ */
+export interface WasmKernel extends Kernels {
+  /** gemm.wat's kernels (unfused). */
+  readonly unfused: Kernels;
+  /**
+   * gemm-fma.wat's, the same contracts with fused updates, over the same memory; null where
+   * relaxed SIMD is missing or its multiply-add is not fused.
+   */
+  readonly fused: Kernels | null;
   readonly memory: WasmMemory;
   /** A view of the whole memory, renewed when it grows. */
   f64: Float64Array;
@@ -55,32 +74,54 @@ export interface WasmKernel {
   clock: number;
 }
 
-/** Which micro-kernel the products run on: WebAssembly SIMD or plain TypeScript. */
-export type GemmBackend = 'wasm' | 'ts';
+/**
+ * Which micro-kernel the products run on: WebAssembly relaxed SIMD with fused multiply-add
+ * (the packed block path; the tall-skinny kernels stay unfused), WebAssembly SIMD, or plain
+ * TypeScript.
+ */
+export type GemmBackend = 'fma' | 'wasm' | 'ts';
 
 let wantWasm = true;
+let wantFma = true;
 /** undefined until first needed; null when this engine cannot run the module. */
 let wasmState: WasmKernel | null | undefined;
 
 /**
- * Chooses the micro-kernel (for tests and benchmarks; the default is 'wasm'). 'wasm' falls back
- * to 'ts' where WebAssembly or its SIMD extension is missing. Returns the backend now in use.
+ * Chooses the micro-kernel (for tests and benchmarks; the default is 'fma' where available,
+ * else 'wasm'). 'fma' falls back to 'wasm' where relaxed SIMD is missing (Node 20 without
+ * --experimental-wasm-relaxed-simd) or its multiply-add does not fuse, and 'wasm' to 'ts' where
+ * WebAssembly or its SIMD extension is missing. Returns the backend now in use.
  */
 export function setGemmBackend(backend: GemmBackend): GemmBackend {
-  wantWasm = backend === 'wasm';
+  wantWasm = backend !== 'ts';
+  wantFma = backend === 'fma';
+  selectKernels();
   return gemmBackend();
 }
 
-/** The backend the products use now (instantiating the wasm kernel if it is wanted). */
+/** The backend the products use now (instantiating the wasm kernels if they are wanted). */
 export function gemmBackend(): GemmBackend {
-  return wasmKernel() ? 'wasm' : 'ts';
+  const w = wasmKernel();
+  return !w ? 'ts' : w.block === w.fused?.block ? 'fma' : 'wasm';
 }
 
-/** The wasm kernel if wanted and available, instantiated synchronously on first use. */
+/**
+ * The wasm kernels if wanted and available, instantiated synchronously on first use; `block`,
+ * `ta` and `nn` are the fused ones when 'fma' is wanted and available, else gemm.wat's.
+ */
 export function wasmKernel(): WasmKernel | null {
   if (!wantWasm) return null;
-  if (wasmState === undefined) wasmState = instantiateWasm();
+  if (wasmState === undefined) {
+    wasmState = instantiateWasm();
+    selectKernels();
+  }
   return wasmState;
+}
+
+/** Points the kernel's `block`, `ta` and `nn` at the fused set or gemm.wat's, as wanted. */
+function selectKernels(): void {
+  if (wasmState)
+    Object.assign(wasmState, wantFma ? (wasmState.fused ?? wasmState.unfused) : wasmState.unfused);
 }
 
 /**
@@ -101,6 +142,11 @@ function instantiateWasm(): WasmKernel | null {
     const { block, ta, nn } = instance.exports;
     if (typeof block !== 'function' || typeof ta !== 'function' || typeof nn !== 'function')
       return null;
+    const unfused = {
+      block: block as Kernels['block'],
+      ta: ta as Kernels['ta'],
+      nn: nn as Kernels['nn'],
+    };
     const f64 = new Float64Array(memory.buffer);
     const slots = Array.from({ length: SLOTS }, () => ({
       owner: null,
@@ -109,15 +155,40 @@ function instantiateWasm(): WasmKernel | null {
       used: 0,
     }));
     return {
-      block: block as WasmKernel['block'],
-      ta: ta as WasmKernel['ta'],
-      nn: nn as WasmKernel['nn'],
+      ...unfused,
+      unfused,
+      fused: instantiateFused(api, memory),
       memory,
       f64,
       slots,
       top: W_R,
       clock: 0,
     };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * gemm-fma.wat's kernels over `memory`, or null when the engine rejects the module (no
+ * relaxed SIMD) or its relaxed_madd rounds twice (an engine may lower it to a multiply and an
+ * add): x = 1 + 2⁻³⁰, y = 1 − 2⁻³⁰ give x·y − 1 = −2⁻⁶⁰ exactly when fused and 0 when the
+ * product 1 − 2⁻⁶⁰ is rounded first. So the 'fma' backend always means one rounding per step.
+ */
+function instantiateFused(api: WasmApi, memory: WasmMemory): Kernels | null {
+  try {
+    if (!api.validate(GEMM_FMA_WASM)) return null;
+    const instance = new api.Instance(new api.Module(GEMM_FMA_WASM), { env: { memory } });
+    const { block, ta, nn, probe } = instance.exports;
+    const fns = [block, ta, nn, probe];
+    if (fns.some((f) => typeof f !== 'function')) return null;
+    const fused = (probe as (x: number, y: number, z: number) => number)(
+      1 + 2 ** -30,
+      1 - 2 ** -30,
+      -1,
+    );
+    if (fused !== -(2 ** -60)) return null;
+    return { block: block as Kernels['block'], ta: ta as Kernels['ta'], nn: nn as Kernels['nn'] };
   } catch {
     return null;
   }
@@ -185,7 +256,8 @@ export function reserve(w: WasmKernel, bytes: number): void {
  * MC. For an A block, each KC slice is packed and the kernel adds its product into the tile
  * buffer T (MC × NC, starting from zero at the first slice), then α·T is added into C. So each
  * entry of C receives its dot product summed in order over a whole KP chunk, and with α = 1,
- * β = 0 and k ≤ KP equals the plain sequential loop's bit for bit. With `upper`, the kernel skips
+ * β = 0 and k ≤ KP equals the plain sequential loop's bit for bit; on the 'fma' backend the
+ * fused kernel (same layouts) makes it the fused sequential dot product's instead. With `upper`, the kernel skips
  * tiles wholly below the diagonal and only entries on and above it are added.
  */
 export function productWasm(
