@@ -98,6 +98,16 @@ export function symEigSelect(A: Mat, k: number, which: 'lowest' | 'highest'): Sy
 }
 
 /**
+ * `symEig` by the large-n route at any order n (for tests at small n, where `symEig` itself takes
+ * the unblocked route).
+ */
+export function symEigLargeRoute(A: Mat): SymEig {
+  const n = A.rows;
+  if (A.cols !== n) throw new Error(`symEig: A is ${A.rows}x${A.cols}, not square`);
+  return symEigLarge(A, 'symEig', 0, n);
+}
+
+/**
  * The large-n route for the eigenpairs first..first+count−1 (ascending order): blocked
  * tridiagonalisation, divide and conquer on T, then the wanted columns of T's eigenvectors
  * back-transformed by Q. ≈ (4/3)n³ (tridiagonal, half in GEMM) + ≤ (4/3)n³ (merges, GEMM) +

@@ -356,19 +356,36 @@ function secularRoot(
   let lo = 0;
   let hi: number;
   let tau: number;
+  // The sums ψ (poles 0..j), φ (poles j+1..) and their derivatives at the current τ; the first
+  // iterate's come from the midpoint evaluation that chose the origin.
+  let psi = 0;
+  let dpsi = 0;
+  let phi = 0;
+  let dphi = 0;
   if (!last) {
     const half = 0.5 * (dl[j + 1]! - dl[j]!);
     const dj = dl[j]!;
-    let f = 1;
-    for (let i = 0; i < k; i++) f += w[i]! / (dl[i]! - dj - half);
-    if (f >= 0) {
+    for (let i = 0; i <= j; i++) {
+      const t = 1 / (dl[i]! - dj - half);
+      const x = w[i]! * t;
+      psi += x;
+      dpsi += x * t;
+    }
+    for (let i = j + 1; i < k; i++) {
+      const t = 1 / (dl[i]! - dj - half);
+      const x = w[i]! * t;
+      phi += x;
+      dphi += x * t;
+    }
+    if (1 + psi + phi >= 0) {
       hi = half;
+      tau = half;
     } else {
       origin = j + 1;
       lo = -half;
       hi = 0;
+      tau = -half;
     }
-    tau = origin === j ? hi : lo;
   } else {
     hi = wsum;
     tau = 0.5 * wsum;
@@ -378,27 +395,29 @@ function secularRoot(
   const pj = sh[j]!;
   const pj1 = last ? 0 : sh[j + 1]!;
   for (let it = 0; it < MAX_SECULAR; it++) {
-    let psi = 0;
-    let dpsi = 0;
-    let phi = 0;
-    let dphi = 0;
-    for (let i = 0; i <= j; i++) {
-      const t = 1 / (sh[i]! - tau);
-      const x = w[i]! * t;
-      psi += x;
-      dpsi += x * t;
-    }
-    for (let i = j + 1; i < k; i++) {
-      const t = 1 / (sh[i]! - tau);
-      const x = w[i]! * t;
-      phi += x;
-      dphi += x * t;
+    if (it > 0 || last) {
+      psi = 0;
+      dpsi = 0;
+      phi = 0;
+      dphi = 0;
+      for (let i = 0; i <= j; i++) {
+        const t = 1 / (sh[i]! - tau);
+        const x = w[i]! * t;
+        psi += x;
+        dpsi += x * t;
+      }
+      for (let i = j + 1; i < k; i++) {
+        const t = 1 / (sh[i]! - tau);
+        const x = w[i]! * t;
+        phi += x;
+        dphi += x * t;
+      }
     }
     const f = 1 + psi + phi;
     if (f < 0) lo = tau;
     else hi = tau;
     const err = eps * (8 * (phi - psi) + 10 + Math.abs(tau) * (dpsi + dphi));
-    if (Math.abs(f) <= err) break;
+    if (it > 0 && Math.abs(f) <= err) break;
     const dj = pj - tau;
     let eta: number;
     if (last) {
