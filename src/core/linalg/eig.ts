@@ -16,6 +16,7 @@
  */
 import { safeScale } from './dense';
 import { tridiagonalDC } from './eigh-dc';
+import { tridiagonalSelect } from './eigh-select';
 import { backTransform, tridiagonalizeBlocked } from './eigh-tridiag';
 import { applyBlockLeft, blockReflectorT, blockWork, householder } from './householder';
 import type { Mat } from './types';
@@ -37,6 +38,12 @@ const MAX_SWEEPS = 30;
  * the solvers keep their bits).
  */
 export const LARGE_N = 128;
+
+/**
+ * `symEigSelect` with k·SELECT_FRACTION ≤ n pairs takes bisection and inverse iteration on T
+ * (eigh-select.ts, O(n·k)); more pairs take divide and conquer (O(n³) but in GEMM).
+ */
+const SELECT_FRACTION = 8;
 
 /**
  * Symmetric eigendecomposition of A (n×n): A = V·diag(values)·Vᵀ, values ascending (ties keep
@@ -121,14 +128,22 @@ function symEigLarge(A: Mat, what: string, first: number, count: number): SymEig
   const e = new Float64Array(n);
   const tau = new Float64Array(n);
   tridiagonalizeBlocked(a, n, d, e, tau);
-  const zt = tridiagonalDC(d, e, n);
-  let z = zt;
-  if (count < n) {
-    z = new Float64Array(n * count);
-    for (let r = 0; r < n; r++) z.set(zt.subarray(r * n + first, r * n + first + count), r * count);
+  let values: Float64Array;
+  let z: Float64Array;
+  if (count * SELECT_FRACTION <= n) {
+    values = new Float64Array(count);
+    z = tridiagonalSelect(d, e, n, first, count, values);
+  } else {
+    z = tridiagonalDC(d, e, n);
+    if (count < n) {
+      const zt = z;
+      z = new Float64Array(n * count);
+      for (let r = 0; r < n; r++)
+        z.set(zt.subarray(r * n + first, r * n + first + count), r * count);
+    }
+    values = d.slice(first, first + count);
   }
   backTransform(a, n, tau, z, count);
-  const values = d.slice(first, first + count);
   for (let i = 0; i < count; i++) values[i]! *= scale;
   return { values, vectors: { rows: n, cols: count, data: z } };
 }

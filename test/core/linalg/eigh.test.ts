@@ -320,3 +320,48 @@ describe('symEigSelect', () => {
     );
   });
 });
+
+describe('symEigSelect by bisection and inverse iteration (k ≪ n)', () => {
+  it('20 of the 100-fold eigenvalue −2: orthonormal vectors inside its eigenspace', () => {
+    const n = 300;
+    const lambda = Float64Array.from({ length: n }, (_, i) => (i < 100 ? -2 : 1 + i / 100));
+    const u = randMat(n, 1, 78).data;
+    const uu = u.reduce((s, x) => s + x * x, 0);
+    const H: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) H.data[i * n + j] = (i === j ? 1 : 0) - (2 * u[i]! * u[j]!) / uu;
+    const A = naiveMul(scaleCols(H, lambda), H);
+    const { values, vectors } = symEigSelect(A, 20, 'lowest');
+    expectValuesNear(values, new Array<number>(20).fill(-2), TOL * n * 4);
+    expectPairs(A, values, vectors);
+  });
+
+  it('4 path components of 50 nodes: the lowest 4 span the component indicators', () => {
+    // L = Laplacian of 4 disjoint paths on shuffled nodes; its null space is spanned by the
+    // (normalised) indicator vectors of the components, the next eigenvalue is 2 − 2cos(π/50).
+    const n = 200;
+    const perm = Array.from({ length: n }, (_, i) => (i * 37) % n);
+    const L: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
+    for (let c = 0; c < 4; c++) {
+      for (let t = 0; t + 1 < 50; t++) {
+        const i = perm[c * 50 + t]!;
+        const j = perm[c * 50 + t + 1]!;
+        L.data[i * n + j] = -1;
+        L.data[j * n + i] = -1;
+        L.data[i * n + i]! += 1;
+        L.data[j * n + j]! += 1;
+      }
+    }
+    const { values, vectors } = symEigSelect(L, 5, 'lowest');
+    expectPairs(L, values, vectors);
+    for (let j = 0; j < 4; j++) expect(Math.abs(values[j]!)).toBeLessThanOrEqual(TOL * n * 4);
+    expect(Math.abs(values[4]! - (2 - 2 * Math.cos(Math.PI / 50)))).toBeLessThanOrEqual(
+      TOL * n * 4,
+    );
+    const ind: Mat = { rows: n, cols: 4, data: new Float64Array(n * 4) };
+    for (let c = 0; c < 4; c++)
+      for (let t = 0; t < 50; t++) ind.data[perm[c * 50 + t]! * 4 + c] = 1 / Math.sqrt(50);
+    const gap = values[4]!;
+    expect(projectorDistance(columns(vectors, 0, 4), ind)).toBeLessThanOrEqual((TOL * n * 4) / gap);
+  });
+});
