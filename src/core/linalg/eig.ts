@@ -1,7 +1,8 @@
 /**
- * Dense symmetric eigendecomposition A = V·diag(λ)·Vᵀ, in three stages (Golub & Van Loan,
- * "Matrix Computations", 4th ed., §8.3):
+ * Dense symmetric eigendecomposition A = V·diag(λ)·Vᵀ. Two routes, chosen by the order n:
  *
+ * Below LARGE_N (the c×c Rayleigh–Ritz problems of the solvers), three stages (Golub & Van Loan,
+ * "Matrix Computations", 4th ed., §8.3):
  * 1. Householder tridiagonalisation Qᵀ·A·Q = T (`tridiagonalize`, §8.3.1), (4/3)n³ flops. One
  *    pass over the upper triangle per step, two rows at a time, applies the previous step's
  *    rank-2 update A ← A − v·wᵀ − w·vᵀ and, in the same sweep, forms the next step's A·v.
@@ -11,6 +12,17 @@
  *    Numerical Recipes tqli recurrence), the plane rotations of each sweep recorded and then
  *    applied to Q's rows in batches (`applyRotations`): about 6n³ flops over all sweeps
  *    (≈ n² rotations), the dominant cost.
+ *
+ * From LARGE_N on (the LAPACK dsyevd scheme): blocked tridiagonalisation with its rank-2nb
+ * updates in GEMM (eigh-tridiag.ts), divide and conquer on T with merges in GEMM (eigh-dc.ts;
+ * QL on its leaves), and the back-transformation V = Q·Z in GEMM: ≈ (4/3)n³ + (4/3)n³ + 2n³ flops,
+ * all but the tridiagonalisation's matrix-vector half in GEMM. `symEigSelect` for k ≪ n replaces
+ * divide and conquer by bisection and inverse iteration (eigh-select.ts) and back-transforms only
+ * the k wanted columns.
+ *
+ * Eigenvector signs follow no convention on either route: each column is whatever the rotations
+ * (QL) or the merges (divide and conquer) deliver, deterministic for a given input and route.
+ * Callers that need a sign must fix it themselves.
  *
  * Everything is row-major, and every inner loop runs along a row.
  */
@@ -47,9 +59,10 @@ const SELECT_FRACTION = 8;
 
 /**
  * Symmetric eigendecomposition of A (n×n): A = V·diag(values)·Vᵀ, values ascending (ties keep
- * the order in which QL delivers them), eigenvectors in the columns of V (VᵀV = I). Works on the
- * symmetric part ½(A + Aᵀ), so rounding-level asymmetry in A is harmless. Backward stable:
- * ‖A·V − V·Λ‖ ≈ n·ε·‖A‖. O(n³): ≈ 9n³ flops, about 4 s for n = 1000 here.
+ * the order in which QL or the merges deliver them), eigenvectors in the columns of V (VᵀV = I;
+ * signs: see the module comment). Works on the symmetric part ½(A + Aᵀ), so rounding-level
+ * asymmetry in A is harmless. Backward stable: ‖A·V − V·Λ‖ ≈ n·ε·‖A‖. O(n³): ≈ 9n³ flops below
+ * LARGE_N, ≈ 4.7n³ (nearly all in GEMM) from it.
  */
 export function symEig(A: Mat): SymEig {
   const n = A.rows;
