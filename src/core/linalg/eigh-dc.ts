@@ -266,7 +266,7 @@ function rotateBlock(
 /**
  * Eigenvectors of D + ρ·z·zᵀ from the roots (dlaed3): with δ_ij = d_i − λ_j (row-major k×k in
  * delta), ẑ_i = sign(z_i)·√(−δ_ii·Π_{j≠i} δ_ij/(d_i − d_j)) and column j of U (k×k, row-major)
- * is (ẑ_i/δ_ij)ᵢ normalised.
+ * is (ẑ_i/δ_ij)ᵢ normalised, written over delta and returned.
  */
 function lownerVectors(
   k: number,
@@ -283,7 +283,8 @@ function lownerVectors(
     const x = Math.sqrt(Math.max(0, -w));
     zh[i] = zl[i]! < 0 ? -x : x;
   }
-  const u = new Float64Array(k * k);
+  // U overwrites delta (each δ_ij is read once more, for its own entry).
+  const u = delta;
   const norm = new Float64Array(k);
   for (let i = 0; i < k; i++) {
     const r = i * k;
