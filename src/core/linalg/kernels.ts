@@ -36,3 +36,4 @@ export { symEig, symEigValues, type SymEig } from './eig';
 export { qr } from './qr';
 export { procrustes, thinSvd, type Svd } from './svd';
 export { polar } from './polar';
+export { symEigSelect } from './eig';
