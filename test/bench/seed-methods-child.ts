@@ -6,6 +6,7 @@
  * same file times "before" (a worktree of an older rev) and "after" (this checkout). Prints one
  * JSON line: wall time, the protocol's stage times (host clock, as the CLI does), peak RSS,
  * iterations, ACC and a digest of the objective trace and the labels (before and after must agree).
+ * SEED_CGL_N / SEED_IMVC_N change the synthetic cases' n (smaller, for profiling).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,10 +67,20 @@ async function main(): Promise<void> {
       const method = name === 'cgl-hw' ? 'CGL' : 'CGMVC-NC';
       const run = ref.runs.find((r) => r.file.includes('Handwritten') && r.method === method)!;
       const solver = registry.getSolver(name === 'cgl-hw' ? 'cgl' : 'cgmvc-nc');
-      args = [ds, solver, run.params, ds.labels!.classes.length, { protocol: 'paper', seed: 0 }];
+      args = [
+        ds,
+        solver,
+        {
+          lambda: run.params['lambda']!,
+          rho: run.params['rho']!,
+          ...(run.params['gamma'] !== undefined ? { gamma: run.params['gamma'] } : {}),
+        },
+        ds.labels!.classes.length,
+        { protocol: 'paper', seed: 0 },
+      ];
     } else if (name === 'cgl-50k') {
       const ds = synth.synthesize({
-        n: 50000,
+        n: Number(process.env['SEED_CGL_N'] ?? 50000),
         k: 10,
         dims: [20, 30, 40, 50],
         completeFraction: 1,
@@ -92,7 +103,7 @@ async function main(): Promise<void> {
       ];
     } else if (name === 'imvc-500k') {
       const ds = synth.synthesize({
-        n: 500000,
+        n: Number(process.env['SEED_IMVC_N'] ?? 500000),
         k: 10,
         dims: [100, 100, 100, 100, 100],
         completeFraction: 0.5,
