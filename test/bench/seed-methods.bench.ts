@@ -24,6 +24,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
@@ -146,7 +147,10 @@ export async function run(): Promise<void> {
           `round ${r + 1}/${runs} ${name} ${side}: ` +
             (typeof res === 'string'
               ? res
-              : `${res.seconds.toFixed(2)} s, ${res.maxRssMB.toFixed(0)} MB`),
+              : `${res.seconds.toFixed(2)} s, ${res.maxRssMB.toFixed(0)} MB`) +
+            // The 1-minute load average after the run: these machines are shared, and a figure
+            // taken under a load above the core count is not the method's speed.
+            `, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
         );
       }
     }
