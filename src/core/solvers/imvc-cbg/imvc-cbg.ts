@@ -256,6 +256,13 @@ export class CbgModel {
   private readonly c1: Float64Array;
   /** (ℓ, m) G of the C-step. */
   private readonly G: Mat;
+  /** (ℓ, ℓ) P_vᵀP_v of the α-step (upper triangle). */
+  private readonly PP: Float64Array;
+  /**
+   * True when every P_v holds Z_vᵀCᵀ of the current (C, Z): the α-step leaves it so, and the
+   * next W-step starts from the same (C, Z), so it need not form P_v again.
+   */
+  private projected = false;
 
   constructor(views: readonly PreparedView[], n: number, opts: CbgOptions, start: CbgStart) {
     const l = opts.dimension;
@@ -280,6 +287,7 @@ export class CbgModel {
     this.Y = new Float64Array(n * m);
     this.c1 = new Float64Array(n);
     this.G = { rows: l, cols: m, data: new Float64Array(l * m) };
+    this.PP = new Float64Array(l * l);
   }
 
   /** P (n_v, ℓ) = Z_vᵀ Cᵀ: row r is C · z_{present[r]}. */
@@ -308,7 +316,7 @@ export class CbgModel {
     const w = this.work_[v]!;
     const l = this.dimension;
     const nv = view.present.length;
-    this.anchorProjection(v);
+    if (!this.projected) this.anchorProjection(v);
     for (let r = 0; r < nv; r++) {
       const s = view.scale[r]!;
       for (let a = 0; a < l; a++) w.Ps.data[r * l + a] = s * w.P.data[r * l + a]!;
@@ -400,11 +408,11 @@ export class CbgModel {
       for (let i = 0; i < nv * l; i++) cross += E[i]! * P[i]!;
       // ‖P_v W_vᵀ‖² = ⟨PᵀP, WᵀW⟩; WᵀW = I when d_v ≥ ℓ, but compute it (d_v < ℓ is allowed).
       const Wd = this.W[v]!.data;
+      const PP = gramUpper(P, nv, l, this.PP);
       let fit = 0;
       for (let a = 0; a < l; a++) {
         for (let b = a; b < l; b++) {
-          let pp = 0;
-          for (let r = 0; r < nv; r++) pp += P[r * l + a]! * P[r * l + b]!;
+          const pp = PP[a * l + b]!;
           let ww = 0;
           for (let i = 0; i < view.d; i++) ww += Wd[i * l + a]! * Wd[i * l + b]!;
           fit += (a === b ? 1 : 2) * pp * ww;
@@ -442,12 +450,31 @@ export class CbgModel {
   /** One full iteration (steps 1–5); returns the objective. */
   iterate(): number {
     for (let v = 0; v < this.V; v++) this.wStep(v);
+    this.projected = false;
     this.cStep();
     this.zStep();
     this.alphaStep();
+    this.projected = true;
     this.iteration++;
     return this.objective();
   }
+}
+
+/**
+ * The upper triangle of PᵀP (P: n × l row-major) into out (l × l): out[a·l + b] = Σ_r P[r,a]·P[r,b]
+ * for b ≥ a, each summed over r in order from 0 (the bits of the column-by-column loop), row by
+ * row so that P is read once, in order.
+ */
+function gramUpper(P: Float64Array, n: number, l: number, out: Float64Array): Float64Array {
+  out.fill(0);
+  for (let r = 0; r < n; r++) {
+    const o = r * l;
+    for (let a = 0; a < l; a++) {
+      const pa = P[o + a]!;
+      for (let b = a; b < l; b++) out[a * l + b]! += pa * P[o + b]!;
+    }
+  }
+  return out;
 }
 
 /** The embedding: the first c left singular vectors of Zᵀ (n, m), from the m × m Gram. */
