@@ -269,8 +269,9 @@ describe('fallback to the TypeScript kernel', () => {
 
 /**
  * The tall-skinny kernels (gemm.wat's `ta` and `nn`), which the wasm backend takes for Aᵀ·B and
- * syrk with both short sides ≤ 16 over ≥ 64 rows, and for A·B and A·Bᵀ with depth ≤ 16 and up to
- * 64 columns over ≥ 64 rows: the
+ * syrk with both short sides ≤ 16 over ≥ 64 rows (Aᵀ·B with up to 128 rows when B has ≤ 16
+ * columns), and for A·B and A·Bᵀ with depth ≤ 16 and up to 64 columns, or depth ≤ 128 and up to
+ * 16 columns, over ≥ 64 rows: the
  * bits of the packed wasm path they replace (each entry summed from +0 over each KP = 1024 rows
  * of depth, in order, the chunks' sums added in order: `chunked` below), and so of the triple
  * loop and of the TypeScript backend where the depth fits one KC slice; depths across the
@@ -308,6 +309,9 @@ describe('tall-skinny products', () => {
         [7, 16],
         [16, 9],
         [16, 16],
+        [100, 10],
+        [128, 16],
+        [17, 3],
       ] as [number, number][]) {
         const A = randMat(rows, a, seed++);
         const B = randMat(rows, b, seed++);
@@ -323,7 +327,7 @@ describe('tall-skinny products', () => {
     }
   });
 
-  it('A·B and A·Bᵀ: the bits of the triple loop (depth ≤ 16) and of ts, rows across 4096-row chunks', () => {
+  it('A·B and A·Bᵀ: the bits of the triple loop (depth ≤ 128) and of ts, rows across 4096-row chunks', () => {
     let seed = 400;
     for (const rows of [64, 65, 4096, 5000]) {
       for (const [k, n] of [
@@ -338,6 +342,9 @@ describe('tall-skinny products', () => {
         [3, 33],
         [12, 11],
         [7, 12],
+        [100, 10],
+        [128, 16],
+        [17, 1],
       ] as [number, number][]) {
         const A = randMat(rows, k, seed++);
         const B = randMat(k, n, seed++);

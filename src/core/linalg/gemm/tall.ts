@@ -1,6 +1,7 @@
 /**
  * The tall-skinny products on gemm.wat's `ta` and `nn` kernels, which skip the packing: Aᵀ·B
- * and syrk with both short sides ≤ 16 over ≥ 64 rows, A·op(B) with depth ≤ 16, and the thin
+ * and syrk with both short sides ≤ 16 over ≥ 64 rows (Aᵀ·B also with up to 128 rows when B has
+ * ≤ 16 columns), A·op(B) with depth ≤ 16 (≤ 128 when op(B) has ≤ 16 columns), and the thin
  * factors' products (thin.ts). Each gives the packed wasm path's bits, so results do not depend
  * on which path ran (on the 'fma' backend too: `w.ta` and `w.nn` are then the fused kernels,
  * gemm-fma.wat, as `w.block` is).
@@ -15,13 +16,21 @@ import { reserve, W_B, W_T, type WasmKernel } from './wasm';
 const TALL_MAX = 16;
 const TALL_MIN = 64;
 const TALL_WIDE = 64;
+/**
+ * With the other short side ≤ TALL_MAX, Aᵀ·B may have up to TALL_WIDE_A rows and A·op(B) a
+ * depth up to TALL_DEEP: the per-view products of a d ≤ 128 view with an n × c factor (IMVC-CBG's
+ * W- and α-steps), where packing the long operand on every call cost twice the arithmetic.
+ */
+const TALL_WIDE_A = 128;
+const TALL_DEEP = 128;
 /** Rows of A (and C) per call of `nn`, so that a chunk fits the B panel's region. */
 export const NN_ROWS = 4096;
 
 /**
  * The tall-skinny products on gemm.wat's `ta` / `nn` (returns false, doing nothing, for any
- * other shape): C (m×n) = Aᵀ·B with A (k×m), B (k×n), m, n ≤ 16 ≤ 64 ≤ k (transA), or
- * C = A·op(B) with A (m×k), op(B) (k×n), k ≤ 16, n ≤ 64, m ≥ 64; operands contiguous (ld =
+ * other shape): C (m×n) = Aᵀ·B with A (k×m), B (k×n), m ≤ 128, n ≤ 16, k ≥ 64 (transA), or
+ * C = A·op(B) with A (m×k), op(B) (k×n), m ≥ 64 and k ≤ 16, n ≤ 64 or k ≤ 128, n ≤ 16;
+ * operands contiguous (ld =
  * columns). Rows are copied into the B panel's region of the memory as they are (the packing
  * these shapes would need costs more than their arithmetic). Aᵀ·B goes in chunks of KP rows,
  * each summed from +0 and then written (`assign`) or added into C, as `productWasm` sums a
@@ -40,7 +49,7 @@ export function tallProduct(
   assign: boolean,
 ): boolean {
   if (transA) {
-    if (transB || m > TALL_MAX || n > TALL_MAX || k < TALL_MIN || A.ld !== m || B.ld !== n)
+    if (transB || m > TALL_WIDE_A || n > TALL_MAX || k < TALL_MIN || A.ld !== m || B.ld !== n)
       return false;
     // A chunk of A and of B, each followed by 8 readable f64 (the kernel reads past their ends).
     const aAt = W_B;
@@ -52,7 +61,8 @@ export function tallProduct(
     });
     return true;
   }
-  if (k > TALL_MAX || n > TALL_WIDE || m < TALL_MIN || A.ld !== k) return false;
+  if (k > (n <= TALL_MAX ? TALL_DEEP : TALL_MAX) || n > TALL_WIDE || m < TALL_MIN || A.ld !== k)
+    return false;
   if (B.ld !== (transB ? k : n)) return false;
   // op(B) zero-padded to ldp columns at W_T; chunks of A and of C (n per row, 8 f64 of room
   // after the last) in the B panel's region.
