@@ -270,10 +270,10 @@ function* replicate(
   stream: Rng,
   maxIterations: number,
 ): Generator<KmeansStep, ReplicateEnd, void> {
-  let known = 0;
+  let assigned = false;
   if (options.start && options.start !== 'plus') w.C.set(options.start.data);
-  else known = seedPlusPlus(w, stream);
-  assignAll(w, known);
+  else assigned = seedPlusPlus(w, stream);
+  if (!assigned) assignAll(w);
   return yield* lloyd(w, r, maxIterations);
 }
 
