@@ -222,13 +222,15 @@ function* lloyd(
 
 /**
  * Hamerly's scan computes every distance of a row it cannot skip by exact differences in
- * scalar code, the GEMM scan all of them at GEMM speed: the bounded scan is taken while at
- * most this share of the rows fails its test (found by timing both at n = 10⁴…10⁶, d = 2…649).
+ * scalar code, the GEMM scan all of them at GEMM speed (about twice as fast per distance, both
+ * paying the own distance and the sums per row): the bounded scan is taken while at most this
+ * share of the rows fails its test. A cost estimate, not a tuned constant; results never
+ * depend on it.
  */
 const BOUNDED_SHARE = 0.5;
 
 /** Smallest n·d·k whose GEMM scans are split over the helpers (below, the hand-off costs more). */
-const SPLIT_WORK = 2e6;
+const SPLIT_WORK = 2e7;
 
 /** When the GEMM scan replaces the exact-difference columns ('auto': by shape, `gemmPays`). */
 export type GemmScanPolicy = 'auto' | 'always' | 'never';
@@ -247,8 +249,9 @@ function gemmPays(w: Work): boolean {
 }
 
 /**
- * Fewest columns for which the GEMM scan is taken: its pass over every row (own distance,
- * decision, bounds) costs about what the SIMD columns save below this.
+ * Fewest columns for which the GEMM scan is taken: below it, the GEMM's packing and the scan's
+ * extra pass over every row (own distance, decision, bounds) cost about what the GEMM saves
+ * over the SIMD exact-difference columns. A cost estimate; results never depend on it.
  */
 const GEMM_MIN_D = 16;
 
