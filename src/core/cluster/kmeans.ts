@@ -231,15 +231,20 @@ const BOUNDED_SHARE = 0.5;
 
 /** Smallest n·d·k whose GEMM scans are split over the helpers (below, the hand-off costs more). */
 const SPLIT_WORK = 2e7;
+let splitWork = SPLIT_WORK;
 
 /** When the GEMM scan replaces the exact-difference columns ('auto': by shape, `gemmPays`). */
 export type GemmScanPolicy = 'auto' | 'always' | 'never';
 
 let gemmPolicy: GemmScanPolicy = 'auto';
 
-/** Sets when the GEMM scan runs (tests and benchmarks; results never depend on it). */
-export function setGemmScan(policy: GemmScanPolicy): void {
+/**
+ * Sets when the GEMM scan runs, and from which n·d·k its rows are split over the helpers
+ * (tests and benchmarks; results never depend on either).
+ */
+export function setGemmScan(policy: GemmScanPolicy, minSplitWork = SPLIT_WORK): void {
   gemmPolicy = policy;
+  splitWork = minSplitWork;
 }
 
 /** Whether the GEMM scan beats the exact-difference columns on SIMD for a full scan of w. */
@@ -374,7 +379,7 @@ function* replicates(
     if (helperError !== null) throw helperError;
   } else {
     // One replicate at a time here: the helpers (if any) split each GEMM scan's rows instead.
-    w.pool = pool && X.rows * X.cols * k >= SPLIT_WORK ? pool : null;
+    w.pool = pool && X.rows * X.cols * k >= splitWork ? pool : null;
     for (let r = 0; r < count; r++) {
       const end = yield* replicate(w, options, r, rng.split(), maxIterations);
       replicateSse[r] = end.sse;

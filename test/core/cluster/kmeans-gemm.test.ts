@@ -193,7 +193,7 @@ describe('k-means with GEMM distances', () => {
       [matrix(3000, 40, 6, (r) => r.int(3)), 8],
     ] as const) {
       const runs = (['never', 'always', 'pool'] as const).map((how) => {
-        setGemmScan(how === 'never' ? 'never' : 'always');
+        setGemmScan(how === 'never' ? 'never' : 'always', 0);
         setThreadPool(how === 'pool' ? inThreadPool : null);
         // One replicate per call, so the helpers split rows rather than take replicates.
         return [1, 2, 3].map((seed) => kmeans(X, k, {}, createRng(seed)));
