@@ -4,6 +4,7 @@
  * helper-thread entry imports this table and nothing else of core.
  */
 import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
+import { approxTask, type ApproxTaskInput } from './cluster/kmeans-gemm';
 import { SOLVER_TASKS } from './solvers/tasks';
 
 export const TASKS = {
@@ -11,6 +12,8 @@ export const TASKS = {
   ping: (input: unknown) => input,
   /** Some of a k-means call's replicates (k-means++ starts), from their streams' keys. */
   'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
+  /** The approximate (GEMM) pass of some rows of one k-means scan. */
+  'kmeans.approx': (input: ApproxTaskInput) => approxTask(input),
   ...SOLVER_TASKS,
 } as const satisfies Readonly<Record<string, (input: never) => unknown>>;
 

@@ -1,112 +1,242 @@
 /**
- * k-means and the metrics, beside scikit-learn on the same data, one thread each.
+ * k-means and the metrics, beside scikit-learn on the same data.
  *
- * k-means: X uniform on [0, 1)^20 (no cluster structure, so Lloyd runs the full 20 iterations),
- * k = 10, one replicate, n = 10^3, 10^4, 10^5. Reported: ms per Lloyd iteration (median over the
- * iterations after the first, whose step also carries the k-means++ seeding; the fastest in
- * brackets, the better figure on a shared machine) and the seeding + first step. Anchor: KMeans(n_clusters=10, n_init=1, algorithm='lloyd', max_iter=20, tol=0) with
- * OMP/BLAS pinned to one thread; its per-iteration time is (fit − kmeans_plusplus) / n_iter_.
+ * k-means (threads: this process's helpers, installed by run.ts, and scikit-learn's OpenMP with
+ * as many threads; OpenBLAS's kernel overrides unset, so it picks its best one), medians of RUNS,
+ * each of ours and scikit-learn's runs interleaved:
+ * - one Lloyd iteration, X uniform on [0, 1)^20 (no cluster structure, so Lloyd runs the full
+ *   ITERATIONS), k = 10, one replicate, n = 10³ … 10⁶: ours the median step time after the
+ *   first (whose step carries the k-means++ seeding); scikit-learn's KMeans(n_clusters=10,
+ *   n_init=1, algorithm='lloyd', tol=0) as (fit with max_iter = ITERATIONS + 1 − fit with
+ *   max_iter = 1) / ITERATIONS, the same random_state;
+ * - a whole 20-replicate call at n = 10⁵ (ours: maxIterations 100, stop when no row moves;
+ *   scikit-learn: n_init=20, max_iter=100, tol=0, the same stopping rule);
+ * - the HW paper protocol: `mvstudio compare HW.mat --methods kmeans-concat --seeds 20` (20
+ *   seeds × k-means best of 20 on the 2000 × 649 concatenation, normalize 'none'), wall time of
+ *   the command, beside scipy.io.loadmat + 20 × KMeans(n_clusters=10, n_init=20,
+ *   algorithm='lloyd') on the same concatenation (np.hstack of the views, transposed to n × d),
+ *   with each one's ACC mean (the best matching of clusters to classes, Hungarian).
  *
  * Metrics at n = 100,000 (10 classes, 10 clusters, 30 % noise): `clusteringMetrics` (all nine)
  * beside sklearn's NMI + ARI; silhouette on a seeded 5,000-sample subset beside
- * silhouette_score(sample_size=5000).
+ * silhouette_score(sample_size=5000), one thread each.
  */
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { kmeansSteps } from '../../src/core/cluster/kmeans';
+import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
 import type { Mat } from '../../src/core/linalg/types';
 import { clusteringMetrics, silhouette } from '../../src/core/metrics';
+import { threadPool } from '../../src/core/parallel';
 import { createRng } from '../../src/core/random';
 import { median, ONE_THREAD, pythonEnv, table, tempDir, timeMs, writeRaw } from './util';
 
 const D = 20;
 const K = 10;
 const ITERATIONS = 20;
-const RUNS = 3;
+/** Runs per figure (KMEANS_BENCH_RUNS overrides, e.g. 1 for a quick look). */
+const RUNS = Number(process.env.KMEANS_BENCH_RUNS ?? 5);
+const ROOT = join(import.meta.dirname, '../..');
+const HW = join(ROOT, '../shared/datasets/HW/HW.mat');
 
 function uniform(n: number, seed: number): Mat {
   const r = createRng(seed);
   return { rows: n, cols: D, data: Float64Array.from({ length: n * D }, () => r.next()) };
 }
 
-/**
- * Median (and fastest) ms per Lloyd iteration (2..last) and median ms of seeding + first
- * iteration, over RUNS runs.
- */
-function ours(X: Mat): { perIteration: number; fastest: number; first: number; sse: number } {
+/** This process's threads: the solver's and its helpers'. */
+const threads = (): number => 1 + (threadPool()?.helpers ?? 0);
+
+/** scikit-learn's environment: `threads` OpenMP threads, OpenBLAS choosing its own kernel. */
+function anchorEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  return { ...env, OMP_NUM_THREADS: String(threads()), OPENBLAS_NUM_THREADS: '1' };
+}
+
+/** Runs a python snippet in the anchor's environment; its stdout, or null. */
+function anchor(code: string): string | null {
+  const r = spawnSync('/usr/bin/python3', ['-c', code], { encoding: 'utf8', env: anchorEnv() });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** The median step time of one run after the first step (ms). */
+function oursPerIteration(X: Mat, run: number): number {
+  const steps = kmeansSteps(X, K, { maxIterations: ITERATIONS + 1 }, createRng(run));
   const per: number[] = [];
-  const first: number[] = [];
-  let sse = 0;
-  for (let run = 0; run < RUNS + 1; run++) {
-    const steps = kmeansSteps(X, K, { maxIterations: ITERATIONS }, createRng(run));
-    let t = performance.now();
-    for (let i = 0; ; i++) {
-      const s = steps.next();
-      const now = performance.now();
-      if (s.done) {
-        sse = s.value.sse;
-        break;
-      }
-      if (run > 0) (i === 0 ? first : per).push(now - t); // run 0 warms the JIT up
-      t = now;
-    }
+  let t = performance.now();
+  for (let i = 0; ; i++) {
+    const s = steps.next();
+    const now = performance.now();
+    if (s.done) break;
+    if (i > 0) per.push(now - t);
+    t = now;
   }
-  return { perIteration: median(per), fastest: Math.min(...per), first: median(first), sse };
+  return median(per);
 }
 
-function sklearn(path: string, n: number): { perIteration: string; first: string } {
-  const out = pythonEnv(
-    `
-import time, statistics, numpy as np
-from sklearn.cluster import KMeans, kmeans_plusplus
+/** scikit-learn's ms per Lloyd iteration on the raw file, one run. */
+function sklearnPerIteration(path: string, n: number, run: number): number | null {
+  const out = anchor(`
+import time, numpy as np
+from sklearn.cluster import KMeans
 X = np.fromfile(${JSON.stringify(path)}, dtype='<f8').reshape(${n}, ${D})
-per, seed = [], []
-for r in range(${RUNS + 1}):
-    t = time.perf_counter(); kmeans_plusplus(X, ${K}, random_state=r); s = time.perf_counter() - t
-    t = time.perf_counter()
-    km = KMeans(${K}, n_init=1, algorithm='lloyd', max_iter=${ITERATIONS}, tol=0, random_state=r).fit(X)
-    f = time.perf_counter() - t
-    if r > 0:
-        per.append((f - s) / km.n_iter_ * 1000); seed.append(s * 1000)
-print(f'{statistics.median(per):.2f} {min(per):.2f} {statistics.median(seed):.2f}')
-`,
-    ONE_THREAD,
-  );
-  if (out === null) return { perIteration: 'n/a', first: 'n/a' };
-  const [p, fastest, s] = out.split(' ');
-  return { perIteration: `${p} (${fastest}) ms`, first: `${s} ms (seeding)` };
+def fit(m):
+    t = time.perf_counter(); KMeans(${K}, n_init=1, algorithm='lloyd', max_iter=m, tol=0, random_state=${run}).fit(X); return time.perf_counter() - t
+fit(2)
+print((fit(${ITERATIONS + 1}) - fit(1)) / ${ITERATIONS} * 1000)
+`);
+  return out === null ? null : Number(out);
 }
 
-function kmeansTable(): void {
+/** The sklearn threads line: what threadpoolctl reports in the anchor's environment. */
+function anchorThreads(): string {
+  return (
+    anchor(`
+from threadpoolctl import threadpool_info
+import sklearn.cluster
+print(', '.join(f"{i['internal_api']} {i['num_threads']} thread(s){' ' + i['architecture'] if i.get('architecture') else ''}" for i in threadpool_info()))
+`) ?? 'n/a'
+  );
+}
+
+const ms = (x: number | null): string => (x === null ? 'n/a' : `${x.toFixed(2)} ms`);
+const ratio = (a: number, b: number | null): string => (b ? (a / b).toFixed(2) : 'n/a');
+
+function perIterationTable(): void {
   const rows: (string | number)[][] = [
-    [
-      'n × d, k',
-      'mvstudio ms/iter (fastest)',
-      'sklearn ms/iter (fastest)',
-      'mvstudio seed+1st',
-      'sklearn seeding',
-    ],
+    ['one Lloyd iteration, n × 20, k = 10', 'mvstudio', 'sklearn', 'ratio'],
   ];
-  for (const n of [1_000, 10_000, 100_000]) {
+  for (const n of [1_000, 10_000, 100_000, 1_000_000]) {
     const X = uniform(n, 1);
     const dir = tempDir('mvstudio-bench-kmeans-');
     const path = join(dir, 'x.f64');
     writeRaw(path, X.data);
     try {
-      const o = ours(X);
-      const s = sklearn(path, n);
-      rows.push([
-        `${n} × ${D}, ${K}`,
-        `${o.perIteration.toFixed(2)} (${o.fastest.toFixed(2)}) ms`,
-        s.perIteration,
-        `${o.first.toFixed(2)} ms`,
-        s.first,
-      ]);
+      oursPerIteration(X, 0); // warms the JIT up
+      const o: number[] = [];
+      const s: number[] = [];
+      for (let run = 1; run <= RUNS; run++) {
+        o.push(oursPerIteration(X, run));
+        const a = sklearnPerIteration(path, n, run);
+        if (a !== null) s.push(a);
+      }
+      const so = s.length ? median(s) : null;
+      rows.push([`n = ${n}`, ms(median(o)), ms(so), ratio(median(o), so)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   console.log(table(rows));
+}
+
+function replicatesRow(): (string | number)[] {
+  const n = 100_000;
+  const X = uniform(n, 2);
+  const dir = tempDir('mvstudio-bench-kmeans-');
+  const path = join(dir, 'x.f64');
+  writeRaw(path, X.data);
+  try {
+    const o: number[] = [];
+    const s: number[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      const t = performance.now();
+      kmeans(X, K, { replicates: 20 }, createRng(run));
+      o.push((performance.now() - t) / 1000);
+      const out = anchor(`
+import time, numpy as np
+from sklearn.cluster import KMeans
+X = np.fromfile(${JSON.stringify(path)}, dtype='<f8').reshape(${n}, ${D})
+t = time.perf_counter(); KMeans(${K}, n_init=20, algorithm='lloyd', max_iter=100, tol=0, random_state=${run}).fit(X)
+print(time.perf_counter() - t)
+`);
+      if (out !== null) s.push(Number(out));
+    }
+    const so = s.length ? median(s) : null;
+    return [
+      '20-replicate call, n = 100,000 × 20, k = 10',
+      `${median(o).toFixed(2)} s`,
+      so === null ? 'n/a' : `${so.toFixed(2)} s`,
+      ratio(median(o), so),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One run of the CLI's HW protocol: wall seconds and the ACC mean it prints. */
+function cliHw(): { seconds: number; acc: string } | null {
+  // In a temporary directory: the command writes its run folders under the working directory.
+  const cwd = tempDir('mvstudio-bench-hw-');
+  const t = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin/mvstudio.mjs'), 'compare', HW, '--methods', 'kmeans-concat', '--seeds', '20'],
+    { encoding: 'utf8', cwd },
+  );
+  const seconds = (performance.now() - t) / 1000;
+  rmSync(cwd, { recursive: true, force: true });
+  if (r.status !== 0) return null;
+  const acc = /ACC\D*?(\d\.\d+)\s*±\s*(\d\.\d+)/.exec(r.stdout);
+  return { seconds, acc: acc ? `${acc[1]} ± ${acc[2]}` : '?' };
+}
+
+/** One run of scikit-learn's HW protocol: seconds (load included) and ACC mean ± std. */
+function sklearnHw(): { seconds: number; acc: string } | null {
+  const out = anchor(`
+import time, numpy as np, scipy.io
+from scipy.optimize import linear_sum_assignment
+from sklearn.cluster import KMeans
+t = time.perf_counter()
+m = scipy.io.loadmat(${JSON.stringify(HW)})
+E = np.hstack([np.asarray(v, dtype=float).T for v in m['data'][0]])
+y = np.asarray(m['truelabel'][0][0]).ravel().astype(int)
+accs = []
+for s in range(20):
+    p = KMeans(n_clusters=10, n_init=20, algorithm='lloyd', random_state=s).fit(E).labels_
+    M = np.zeros((10, 10)); np.add.at(M, (p, y - y.min()), 1)
+    r, c = linear_sum_assignment(-M); accs.append(M[r, c].sum() / len(y))
+print(time.perf_counter() - t, np.mean(accs), np.std(accs, ddof=1))
+`);
+  if (out === null) return null;
+  const [sec, mean, std] = out.split(' ').map(Number) as [number, number, number];
+  return { seconds: sec, acc: `${mean.toFixed(4)} ± ${std.toFixed(4)}` };
+}
+
+function hwRow(): (string | number)[] {
+  if (!existsSync(HW)) return ['HW protocol (kmeans-concat, 20 seeds)', 'no HW.mat', '', ''];
+  const o: number[] = [];
+  const s: number[] = [];
+  let accO = '?';
+  let accS = '?';
+  for (let run = 0; run < RUNS; run++) {
+    const a = cliHw();
+    if (a) {
+      o.push(a.seconds);
+      accO = a.acc;
+    }
+    const b = sklearnHw();
+    if (b) {
+      s.push(b.seconds);
+      accS = b.acc;
+    }
+  }
+  const om = o.length ? median(o) : null;
+  const sm = s.length ? median(s) : null;
+  return [
+    'HW protocol, kmeans-concat 20 seeds × best of 20',
+    om === null ? 'failed' : `${om.toFixed(1)} s, ACC ${accO}`,
+    sm === null ? 'n/a' : `${sm.toFixed(1)} s, ACC ${accS}`,
+    om === null ? 'n/a' : ratio(om, sm),
+  ];
+}
+
+function kmeansTable(): void {
+  console.log(`threads: mvstudio ${threads()}; sklearn ${anchorThreads()}`);
+  perIterationTable();
+  console.log();
+  console.log(table([['whole calls', 'mvstudio', 'sklearn', 'ratio'], replicatesRow(), hwRow()]));
 }
 
 /**

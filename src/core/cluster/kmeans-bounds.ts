@@ -10,8 +10,8 @@ import { sqDist, type Work } from './kmeans-work';
  * every bound is loosened by BOUND_SLACK (relative; ≫ (d + 3)·ε for any d below 10⁵) and a
  * row is skipped only when its bound beats its own distance by SKIP_MARGIN (relative).
  */
-const BOUND_SLACK = 1e-10;
-const SKIP_MARGIN = 1e-9;
+export const BOUND_SLACK = 1e-10;
+export const SKIP_MARGIN = 1e-9;
 
 /** lower[i] := √(min over j ≠ labels(i) of D[i, j]), D exact for the current centres. */
 export function initBounds(w: Work): void {
@@ -32,7 +32,7 @@ export function initBounds(w: Work): void {
  * can be strictly closer (the full scan's condition to move). Otherwise all distances are
  * computed and the row is scanned as in `scanRows`; its bound is then reset to the second
  * smallest distance. Bounds follow the centres: lower[i] drops by the largest move of a centre
- * other than its own (with slack).
+ * other than its own (with slack). Sets w.unskipped to the rows not skipped.
  */
 export function boundedScan(w: Work): void {
   const { X, k, C, prevC, delta, half, lower, labels, row, moveRow, moveTo, nextSums, nextCounts } =
@@ -47,6 +47,7 @@ export function boundedScan(w: Work): void {
   halfGaps(C, half, k, d);
   let sse = w.sse;
   let moves = w.moves;
+  let unskipped = 0;
   for (let i = 0; i < n; i++) {
     const a = labels[i]!;
     const drop = a === arg1 ? max2 : max1;
@@ -64,6 +65,7 @@ export function boundedScan(w: Work): void {
     if (skip) {
       lower[i] = lo;
     } else {
+      unskipped++;
       // Every distance, and the full scan's rule: the first minimum, taken when strictly closer.
       let best = 0;
       let min = Infinity;
@@ -91,13 +93,14 @@ export function boundedScan(w: Work): void {
   }
   w.sse = sse;
   w.moves = moves;
+  w.unskipped = unskipped;
 }
 
 /**
  * delta[j] = how far centre j moved from prevC (with slack); returns the largest move, the
  * second largest and the index of the largest (−1 when none moved).
  */
-function centreMoves(
+export function centreMoves(
   C: Float64Array,
   prevC: Float64Array,
   delta: Float64Array,
@@ -125,7 +128,7 @@ function centreMoves(
 }
 
 /** half[j] = half the distance from centre j to its nearest other centre (with slack). */
-function halfGaps(C: Float64Array, half: Float64Array, k: number, d: number): void {
+export function halfGaps(C: Float64Array, half: Float64Array, k: number, d: number): void {
   for (let j = 0; j < k; j++) half[j] = Infinity;
   for (let j = 0; j < k; j++) {
     for (let q = j + 1; q < k; q++) {

@@ -1,38 +1,72 @@
 /** k-means++ seeding (MATLAB's 'plus', see kmeans.ts) and the first assignment. */
 import type { Rng } from '../random';
 import { updateDistances } from './kmeans-passes';
-import type { Work } from './kmeans-work';
+import { sqDist, type Work } from './kmeans-work';
 
 /**
- * D[:, j] := ‖x_i − c_j‖² and minDist[i] := min(minDist[i], D[i, j]) for every row; returns
- * Σ_i minDist[i] (assignAll reuses the column). The column comes from `updateDistances`.
+ * Margin of the triangle-inequality skip: row i cannot come closer to a new centre c_j than to
+ * its nearest chosen centre c_q when ‖c_j − c_q‖ ≥ 2‖x_i − c_q‖, i.e. ‖c_j − c_q‖² ≥ 4·minDist[i]
+ * (Elkan, ICML 2003, lemma 1); a row is skipped only when that holds by this factor (relative,
+ * ≫ the (d + 3)·ε rounding of each exact-difference value), so its computed distance would have
+ * been strictly larger and `minDist` keeps the same bits.
+ */
+const SKIP = 1 + 1e-8;
+
+/**
+ * Lowers minDist and the nearest chosen centre (w.labels, the first on ties, as the strict
+ * `<`) with centre j for every row, skipping the rows whose nearest centre q has
+ * ‖c_j − c_q‖² > 4·minDist[i] (see SKIP): exactly what computing every distance would give.
+ * The rest are computed one by one, or as the whole column by the distance kernel when they
+ * are most rows. Returns Σ_i minDist[i], summed in row order.
  */
 function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
-  const { D, k, changed } = w;
-  // D[:, j] by the distance kernel (one centre: its 4-rows × 1-centre block).
-  changed[0] = j;
-  updateDistances(w, 1, false);
-  let total = 0;
-  for (let i = 0; i < w.X.rows; i++) {
-    const s = D[i * k + j]!;
-    if (s < minDist[i]!) minDist[i] = s;
-    total += minDist[i]!;
+  const { D, k, changed, C, X, labels, row } = w;
+  const { rows: n, cols: d, data } = X;
+  // row[q] = ‖c_j − c_q‖² / 4 for the chosen centres q < j (no row is near an unchosen one).
+  for (let q = 0; q < j; q++) row[q] = (sqDist(C, j, C, q, d) / 4) * (1 - 1e-12);
+  let near = 0;
+  for (let i = 0; i < n; i++) if (j === 0 || row[labels[i]!]! <= minDist[i]! * SKIP) near++;
+  if (near * 2 > n) {
+    changed[0] = j;
+    updateDistances(w, 1, false);
+    for (let i = 0; i < n; i++) {
+      const s = D[i * k + j]!;
+      if (s < minDist[i]!) {
+        minDist[i] = s;
+        labels[i] = j;
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (row[labels[i]!]! > minDist[i]! * SKIP) continue;
+      const s = sqDist(data, i, C, j, d);
+      if (s < minDist[i]!) {
+        minDist[i] = s;
+        labels[i] = j;
+      }
+    }
   }
+  let total = 0;
+  for (let i = 0; i < n; i++) total += minDist[i]!;
   return total;
 }
 
 /**
- * k-means++ seeding of w.C (see the file comment); O(n·k·d). Returns how many leading columns
- * of D it left exact (k − 1, or fewer when it fell back to uniform picks).
+ * k-means++ seeding of w.C (see the file comment); O(n·k·d) at worst, far less on clustered data
+ * (the triangle-inequality skip of `lowerToCentre`). The draws are MATLAB's: the same stream
+ * use and the same rows as computing every distance. Returns true when it also left w.labels
+ * the nearest-centre assignment (as `assignAll`); false after the uniform fallback.
  */
-export function seedPlusPlus(w: Work, rng: Rng): number {
+export function seedPlusPlus(w: Work, rng: Rng): boolean {
   const { X, k, C } = w;
   const { rows: n, cols: d, data } = X;
   const take = (j: number, i: number): void => C.set(data.subarray(i * d, (i + 1) * d), j * d);
   take(0, rng.int(n));
   const minDist = w.minDist.fill(Infinity);
-  for (let j = 1; j < k; j++) {
+  w.labels.fill(0);
+  for (let j = 1; j <= k; j++) {
     const total = lowerToCentre(w, j - 1, minDist);
+    if (j === k) return true;
     if (!(total > 0 && Number.isFinite(total))) {
       // Fewer distinct rows than k: the remaining centres are distinct rows, uniformly.
       const idx = Int32Array.from({ length: n }, (_, i) => i);
@@ -41,11 +75,11 @@ export function seedPlusPlus(w: Work, rng: Rng): number {
         [idx[q - j], idx[r]] = [idx[r]!, idx[q - j]!];
         take(q, idx[q - j]!);
       }
-      return j;
+      return false;
     }
     take(j, drawRow(minDist, n, rng.next() * total));
   }
-  return Math.max(0, k - 1);
+  return true;
 }
 
 /**
@@ -65,13 +99,10 @@ function drawRow(minDist: Float64Array, n: number, u: number): number {
   return chosen;
 }
 
-/**
- * Nearest-centre labels for the current centres (ties: lowest index), D filled for all. The
- * first `known` columns of D are already exact (k-means++ computed them while seeding).
- */
-export function assignAll(w: Work, known = 0): void {
-  for (let j = known; j < w.k; j++) w.changed[j - known] = j;
-  updateDistances(w, w.k - known, false);
+/** Nearest-centre labels for the current centres (ties: lowest index), D filled for all. */
+export function assignAll(w: Work): void {
+  for (let j = 0; j < w.k; j++) w.changed[j] = j;
+  updateDistances(w, w.k, false);
   const { k, D, labels } = w;
   for (let i = 0; i < w.X.rows; i++) {
     let best = 0;

@@ -1,5 +1,7 @@
 /** The buffers of one k-means call (kmeans.ts), and the SSE by exact differences. */
 import type { Mat } from '../linalg/types';
+import type { ThreadPool } from '../parallel';
+import type { GemmWork } from './kmeans-gemm';
 
 /** Buffers for one call: reused across iterations and replicates. */
 export interface Work {
@@ -38,6 +40,12 @@ export interface Work {
   readonly half: Float64Array;
   /** Scratch: one row's squared distances to every centre. */
   readonly row: Float64Array;
+  /** Rows the last bounded (or GEMM, counting) scan could not skip by Hamerly's test. */
+  unskipped: number;
+  /** The GEMM scan's buffers (kmeans-gemm.ts), made on its first use. */
+  gemm: GemmWork | null;
+  /** Helpers that split the GEMM scan's rows (a call whose replicates are not dealt out). */
+  pool: ThreadPool | null;
 }
 
 /** ‖x_i − c_j‖² by exact differences. */
@@ -84,5 +92,8 @@ export function newWork(X: Mat, k: number): Work {
     delta: new Float64Array(k),
     half: new Float64Array(k),
     row: new Float64Array(k),
+    unskipped: n,
+    gemm: null,
+    pool: null,
   };
 }

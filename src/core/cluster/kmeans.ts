@@ -24,9 +24,12 @@
  * 3. Replicates: each replicate draws from its own stream `rng.split()`; the lowest final SSE
  *    wins (the first on ties).
  *
- * Distances are exact differences Σ_p (x_ip − c_jp)², as MATLAB's 'sqeuclidean' (no cancellation,
- * unlike ‖x‖² − 2x·c + ‖c‖², which was also slower: see `updateDistances`), recomputed only
- * for the centres that changed. From the second Lloyd iteration on (k > 2), Hamerly's bounds
+ * Distances are exact differences Σ_p (x_ip − c_jp)², as MATLAB's 'sqeuclidean', recomputed
+ * only for the centres that changed; or, for d ≥ GEMM_MIN_D, through GEMM as
+ * ‖x‖² − 2x·c + ‖c‖² on centred data (kmeans-gemm.ts) with every near tie and the own distance
+ * re-checked by exact differences, so every decision is the exact scan's (any GEMM kernel);
+ * helper threads split those scans' rows when the replicates are not dealt out. From the
+ * second Lloyd iteration on (k > 2), Hamerly's bounds
  * (SDM 2010) skip the other centres of a row that cannot move (`boundedScan`): the own distance
  * is still computed exactly (it is the SSE's term), and a row is skipped only when a lower
  * bound on every other distance beats it with a margin far above rounding, so labels, SSEs
@@ -36,12 +39,15 @@
  *
  * Files: this one validates and drives the replicates (helper threads included) and the Lloyd
  * loop; kmeans-seed.ts seeds, kmeans-passes.ts holds an iteration's passes (distances, scan,
- * centres, empty clusters), kmeans-bounds.ts the Hamerly bounds, kmeans-work.ts the buffers.
+ * centres, empty clusters), kmeans-bounds.ts the Hamerly bounds, kmeans-gemm.ts the GEMM
+ * scan, kmeans-work.ts the buffers. Each iteration takes Hamerly's scan while at most
+ * BOUNDED_SHARE of the rows fail its test (counted by either scan), else the GEMM scan.
  */
 import type { Mat } from '../linalg/types';
 import { chunkBounds, threadPool } from '../parallel';
 import { createRng, type Rng } from '../random';
 import { boundedScan, initBounds } from './kmeans-bounds';
+import { gemmScan } from './kmeans-gemm';
 import {
   allChanged,
   applyMoves,
@@ -160,20 +166,27 @@ function* lloyd(
   updateCentres(w);
   let prevSse = Infinity;
   // 'full': D is exact for every (row, centre) except the `m` changed centres' columns, which
-  // the next scan recomputes. 'bounded': D is not kept; `lower` holds valid bounds instead.
-  let mode: 'full' | 'bounded' = 'full';
+  // the next scan recomputes. 'bounded' (Hamerly) and 'gemm': D is not kept; after either,
+  // `lower` holds valid bounds for the centres of the scan (prevC once they move).
+  const gemmFirst = gemmPays(w);
+  let mode: 'full' | 'bounded' | 'gemm' = gemmFirst ? 'gemm' : 'full';
+  let boundsValid = false;
   for (let iteration = 1; ; iteration++) {
     // Here the centres are the means of the labels.
     startScan(w);
     let fresh = false;
     if (w.counts.includes(0)) {
-      if (mode === 'bounded') m = allChanged(w);
+      if (mode !== 'full') m = allChanged(w);
       updateDistances(w, m, false);
       fillEmptyClusters(w);
       scanRows(w, 0, n);
       mode = 'full';
+      boundsValid = false;
     } else if (mode === 'bounded') {
       boundedScan(w);
+    } else if (mode === 'gemm' || (gemmFirst && m === w.k)) {
+      gemmScan(w, boundsValid);
+      mode = 'gemm';
     } else {
       updateDistances(w, m, true);
       fresh = true;
@@ -196,11 +209,56 @@ function* lloyd(
       // D is exact for every centre after a full scan: start the bounds from it.
       initBounds(w);
       mode = 'bounded';
+      boundsValid = true;
+    } else if (mode !== 'full' && w.k > 2) {
+      // The next scan: Hamerly's when it skips enough rows (or GEMM does not pay), else GEMM.
+      boundsValid = true;
+      mode = !gemmFirst || w.unskipped <= BOUNDED_SHARE * n ? 'bounded' : 'gemm';
     }
     w.prevC.set(w.C);
     finishCentres(w);
   }
 }
+
+/**
+ * Hamerly's scan computes every distance of a row it cannot skip by exact differences in
+ * scalar code, the GEMM scan all of them at GEMM speed (about twice as fast per distance, both
+ * paying the own distance and the sums per row): the bounded scan is taken while at most this
+ * share of the rows fails its test. A cost estimate, not a tuned constant; results never
+ * depend on it.
+ */
+const BOUNDED_SHARE = 0.5;
+
+/** Smallest n·d·k whose GEMM scans are split over the helpers (below, the hand-off costs more). */
+const SPLIT_WORK = 2e7;
+let splitWork = SPLIT_WORK;
+
+/** When the GEMM scan replaces the exact-difference columns ('auto': by shape, `gemmPays`). */
+export type GemmScanPolicy = 'auto' | 'always' | 'never';
+
+let gemmPolicy: GemmScanPolicy = 'auto';
+
+/**
+ * Sets when the GEMM scan runs, and from which n·d·k its rows are split over the helpers
+ * (tests and benchmarks; results never depend on either).
+ */
+export function setGemmScan(policy: GemmScanPolicy, minSplitWork = SPLIT_WORK): void {
+  gemmPolicy = policy;
+  splitWork = minSplitWork;
+}
+
+/** Whether the GEMM scan beats the exact-difference columns on SIMD for a full scan of w. */
+function gemmPays(w: Work): boolean {
+  if (w.k < 2 || gemmPolicy === 'never') return false;
+  return gemmPolicy === 'always' || (w.X.rows >= 64 && w.X.cols >= GEMM_MIN_D);
+}
+
+/**
+ * Fewest columns for which the GEMM scan is taken: below it, the GEMM's packing and the scan's
+ * extra pass over every row (own distance, decision, bounds) cost about what the GEMM saves
+ * over the SIMD exact-difference columns. A cost estimate; results never depend on it.
+ */
+const GEMM_MIN_D = 16;
 
 /** The best of a run of replicates: lowest SSE, ties to the lower index (the first one seen). */
 interface Best {
@@ -220,10 +278,10 @@ function* replicate(
   stream: Rng,
   maxIterations: number,
 ): Generator<KmeansStep, ReplicateEnd, void> {
-  let known = 0;
+  let assigned = false;
   if (options.start && options.start !== 'plus') w.C.set(options.start.data);
-  else known = seedPlusPlus(w, stream);
-  assignAll(w, known);
+  else assigned = seedPlusPlus(w, stream);
+  if (!assigned) assignAll(w);
   return yield* lloyd(w, r, maxIterations);
 }
 
@@ -320,6 +378,8 @@ function* replicates(
     // Reached only when this thread's replicates ended normally.
     if (helperError !== null) throw helperError;
   } else {
+    // One replicate at a time here: the helpers (if any) split each GEMM scan's rows instead.
+    w.pool = pool && X.rows * X.cols * k >= splitWork ? pool : null;
     for (let r = 0; r < count; r++) {
       const end = yield* replicate(w, options, r, rng.split(), maxIterations);
       replicateSse[r] = end.sse;
