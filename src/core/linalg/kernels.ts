@@ -36,3 +36,6 @@ export { symEig, symEigValues, type SymEig } from './eig';
 export { qr } from './qr';
 export { procrustes, thinSvd, type Svd } from './svd';
 export { polar } from './polar';
+export { choleskyFactor, choleskySolve } from './chol';
+export { ldlFactor, ldlSolve, type Ldl } from './ldl';
+export { luFactor, luSolve, type Lu } from './lu';
