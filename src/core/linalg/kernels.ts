@@ -39,3 +39,4 @@ export { polar } from './polar';
 export { choleskyFactor, choleskySolve } from './chol';
 export { ldlFactor, ldlSolve, type Ldl } from './ldl';
 export { luFactor, luSolve, type Lu } from './lu';
+export { svd } from './svd-gk';

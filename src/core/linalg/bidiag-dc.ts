@@ -1,0 +1,489 @@
+/**
+ * SVD of an upper bidiagonal matrix by divide and conquer (Gu & Eisenstat, "A divide-and-conquer
+ * algorithm for the bidiagonal SVD", SIMAX 1995; LAPACK dbdsdc/dlasd1–dlasd4).
+ *
+ * A subproblem is an upper bidiagonal B (n × (n + sqre), sqre ∈ {0, 1}): B[i, i] = d[lo + i],
+ * B[i, i + 1] = e[lo + i]. Split at the middle row k: rows 0…k−1 form B₁ (k × (k+1), sqre 1),
+ * row k holds α = d_k at column k and β = e_k at column k+1, rows k+1… form B₂ (same sqre as B).
+ * With B₁ = U₁[Σ₁ 0]V₁ᵀ and B₂ = U₂[Σ₂ 0]V₂ᵀ,
+ *   B = diag(U₁, 1, U₂) · M · diag(V₁, V₂)ᵀ,  M = [Σ₁ 0 0; z₁ᵀ z₂ᵀ; 0 Σ₂ 0],
+ * z₁ = α·(last row of V₁), z₂ = β·(first row of V₂). The columns of M with d = 0 (V₁'s null
+ * vector and, when sqre = 1, V₂'s) are combined by one rotation, leaving a square core
+ * M = [z; diag(d)] with d₀ = 0. Its singular values solve the secular equation
+ *   f(σ) = 1 + Σⱼ zⱼ² / (dⱼ² − σ²) = 0,
+ * one root between consecutive dⱼ, after deflation of tiny zⱼ and of near-equal dⱼ (a rotation
+ * zeroes one z). Each root is found relative to its nearer pole d_o, in μ = σ² − d_o², so the
+ * differences dⱼ² − σ² are formed without cancellation; then z is recomputed from the roots
+ * (Löwner's formula, Gu–Eisenstat), which makes the vectors vᵢ ∝ ẑⱼ/(dⱼ² − σᵢ²) and
+ * uᵢ ∝ (−1, dⱼẑⱼ/(dⱼ² − σᵢ²)) orthogonal to working precision. The vectors of B are the
+ * products of the subproblems' vectors with those of M, by GEMM on the blocks that are not
+ * zero. Subproblems of at most LEAF rows are solved densely by `thinSvd` (one-sided Jacobi).
+ * O(n³) with a small constant, almost all GEMM; the secular equations are O(n²) per merge.
+ */
+import { NumericalError } from './errors';
+import { gemmStrided } from './gemm';
+import { thinSvd } from './svd';
+
+const EPS = Number.EPSILON;
+/** Rows of the subproblems solved densely. */
+const LEAF = 24;
+/** Iterations allowed per secular root (quadratic convergence: ~5 are used). */
+const MAX_ITER = 100;
+
+/** B = U·diag(s)·Vᵀ: u n×n, s n, v N×N (N = n + sqre), row-major, vectors in columns. */
+interface Sub {
+  readonly u: Float64Array;
+  readonly s: Float64Array;
+  readonly v: Float64Array;
+}
+
+/**
+ * SVD of the n×n upper bidiagonal B with diagonal d (n) and superdiagonal e (n − 1 used):
+ * B = U·diag(s)·Vᵀ with s descending, U and V n×n orthogonal (row-major, vectors in columns).
+ * ‖B·V − U·Σ‖ ≈ n·ε·‖B‖. d and e are not modified.
+ */
+export function bidiagSvd(
+  d: Float64Array,
+  e: Float64Array,
+  n: number,
+): { u: Float64Array; s: Float64Array; v: Float64Array } {
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(d[i]!) || (i < n - 1 && !Number.isFinite(e[i]!)))
+      throw new NumericalError('svd: the bidiagonal matrix has a non-finite entry');
+  }
+  const r = solve(d, e, 0, n, 0);
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => r.s[b]! - r.s[a]! || a - b);
+  const u = new Float64Array(n * n);
+  const v = new Float64Array(n * n);
+  const s = new Float64Array(n);
+  order.forEach((src, p) => (s[p] = r.s[src]!));
+  for (let i = 0; i < n; i++) {
+    for (let p = 0; p < n; p++) {
+      u[i * n + p] = r.u[i * n + order[p]!]!;
+      v[i * n + p] = r.v[i * n + order[p]!]!;
+    }
+  }
+  return { u, s, v };
+}
+
+function solve(d: Float64Array, e: Float64Array, lo: number, n: number, sqre: number): Sub {
+  if (n <= LEAF) return leaf(d, e, lo, n, sqre);
+  const k = n >> 1;
+  const left = solve(d, e, lo, k, 1);
+  const right = solve(d, e, lo + k + 1, n - k - 1, sqre);
+  return merge(d, e, lo, n, sqre, left, right);
+}
+
+/** Dense SVD of a small subproblem through thinSvd of Bᵀ ((n+sqre)×n, tall). */
+function leaf(d: Float64Array, e: Float64Array, lo: number, n: number, sqre: number): Sub {
+  const N = n + sqre;
+  const v = new Float64Array(N * N);
+  if (n === 0) {
+    for (let i = 0; i < N; i++) v[i * N + i] = 1;
+    return { u: new Float64Array(0), s: new Float64Array(0), v };
+  }
+  const bt = new Float64Array(N * n);
+  for (let i = 0; i < n; i++) {
+    bt[i * n + i] = d[lo + i]!;
+    if (i + 1 < N) bt[(i + 1) * n + i] = e[lo + i]!;
+  }
+  // Bᵀ = U'·Σ·V'ᵀ, so B = V'·Σ·U'ᵀ: U = V' (n×n), V = [U' null] (N×N).
+  const r = thinSvd({ rows: N, cols: n, data: bt });
+  for (let i = 0; i < N; i++) for (let j = 0; j < n; j++) v[i * N + j] = r.U.data[i * n + j]!;
+  if (sqre) completeColumn(v, N, n);
+  return { u: r.V.data, s: r.s, v };
+}
+
+/**
+ * Column c of q (N×N row-major; columns 0…c−1 orthonormal) ← a unit vector orthogonal to them:
+ * the coordinate vector with the largest remainder, Gram–Schmidt twice.
+ */
+function completeColumn(q: Float64Array, N: number, c: number): void {
+  let best = 0;
+  let bestRem = -1;
+  for (let j = 0; j < N; j++) {
+    let s = 0;
+    for (let p = 0; p < c; p++) s += q[j * N + p]! ** 2;
+    if (1 - s > bestRem) {
+      bestRem = 1 - s;
+      best = j;
+    }
+  }
+  const x = new Float64Array(N);
+  x[best] = 1;
+  for (let pass = 0; pass < 2; pass++) {
+    for (let p = 0; p < c; p++) {
+      let dp = 0;
+      for (let i = 0; i < N; i++) dp += q[i * N + p]! * x[i]!;
+      for (let i = 0; i < N; i++) x[i]! -= dp * q[i * N + p]!;
+    }
+  }
+  let nx = 0;
+  for (let i = 0; i < N; i++) nx += x[i]! ** 2;
+  nx = Math.sqrt(nx);
+  for (let i = 0; i < N; i++) q[i * N + c] = x[i]! / nx;
+}
+
+/** Columns a, b of q (rows × ld, first `rows` rows) ← (c·q_a + s·q_b, −s·q_a + c·q_b). */
+function rotCols(
+  q: Float64Array,
+  ld: number,
+  rows: number,
+  a: number,
+  b: number,
+  c: number,
+  s: number,
+): void {
+  for (let i = 0; i < rows; i++) {
+    const x = q[i * ld + a]!;
+    const y = q[i * ld + b]!;
+    q[i * ld + a] = c * x + s * y;
+    q[i * ld + b] = -s * x + c * y;
+  }
+}
+
+/** Which rows of the pre-merge bases a column can be non-zero in. */
+const BLOCK1 = 1;
+const BLOCK2 = 2;
+const MIXED = 3;
+
+function merge(
+  d: Float64Array,
+  e: Float64Array,
+  lo: number,
+  n: number,
+  sqre: number,
+  L: Sub,
+  R: Sub,
+): Sub {
+  const k = n >> 1;
+  const m = n - k - 1;
+  const N = n + sqre;
+  const N1 = k + 1;
+  const N2 = m + sqre;
+  const alpha = d[lo + k]!;
+  const beta = k < n - 1 || sqre ? e[lo + k]! : 0;
+
+  // Pre-merge bases: Ug (n×n) and Vg (N×N); index c of the core: c < k block 1, c = k the
+  // middle row / V₁'s null vector, k < c < n block 2, c = n (sqre) V₂'s null vector.
+  const ug = new Float64Array(n * n);
+  const vg = new Float64Array(N * N);
+  const dd = new Float64Array(N);
+  const zz = new Float64Array(N);
+  const tU = new Uint8Array(n);
+  const tV = new Uint8Array(N);
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) ug[i * n + j] = L.u[i * k + j]!;
+  ug[k * n + k] = 1;
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < m; j++) ug[(k + 1 + i) * n + k + 1 + j] = R.u[i * m + j]!;
+  for (let i = 0; i < N1; i++) for (let j = 0; j < N1; j++) vg[i * N + j] = L.v[i * N1 + j]!;
+  for (let i = 0; i < N2; i++)
+    for (let j = 0; j < N2; j++) vg[(N1 + i) * N + N1 + j] = R.v[i * N2 + j]!;
+  for (let c = 0; c < N1; c++) zz[c] = alpha * L.v[k * N1 + c]!;
+  for (let c = 0; c < N2; c++) zz[N1 + c] = beta * R.v[c]!;
+  for (let c = 0; c < k; c++) dd[c] = L.s[c]!;
+  for (let c = 0; c < m; c++) dd[N1 + c] = R.s[c]!;
+  for (let c = 0; c < n; c++) tU[c] = c < k ? BLOCK1 : c === k ? 0 : BLOCK2;
+  for (let c = 0; c < N; c++) tV[c] = c <= k ? BLOCK1 : BLOCK2;
+  if (sqre) {
+    // Columns k and n of M are zz·e_k only: rotate them so that column n becomes zero.
+    const r = Math.hypot(zz[k]!, zz[n]!);
+    if (r > 0) {
+      rotCols(vg, N, N, k, n, zz[k]! / r, zz[n]! / r);
+      zz[k] = r;
+      zz[n] = 0;
+      tV[k] = MIXED;
+      tV[n] = MIXED;
+    }
+  }
+
+  let scale = Math.max(Math.abs(alpha), Math.abs(beta));
+  for (let c = 0; c < n; c++) scale = Math.max(scale, dd[c]!);
+  const s = new Float64Array(n);
+  const u = new Float64Array(n * n);
+  const v = new Float64Array(N * N);
+  if (sqre) for (let i = 0; i < N; i++) v[i * N + n] = vg[i * N + n]!;
+  if (scale === 0) {
+    u.set(ug);
+    for (let i = 0; i < N; i++) for (let j = 0; j < n; j++) v[i * N + j] = vg[i * N + j]!;
+    return { u, s, v };
+  }
+  let zmax = 0;
+  for (let c = 0; c < n; c++) {
+    dd[c]! /= scale;
+    zz[c]! /= scale;
+    zmax = Math.max(zmax, Math.abs(zz[c]!));
+  }
+  let dmax = 0;
+  for (let c = 0; c < n; c++) dmax = Math.max(dmax, dd[c]!);
+  const tol = 8 * EPS * Math.max(dmax, zmax);
+
+  // Deflation, in order of increasing d with the d = 0 column k first.
+  const sorted = Array.from({ length: n }, (_, c) => c)
+    .filter((c) => c !== k)
+    .sort((a, b) => dd[a]! - dd[b]! || a - b);
+  if (Math.abs(zz[k]!) <= tol) zz[k] = zz[k]! < 0 ? -tol : tol;
+  const keep: number[] = [k];
+  const defl: number[] = [];
+  for (const j of sorted) {
+    if (Math.abs(zz[j]!) <= tol) {
+      defl.push(j);
+      continue;
+    }
+    if (dd[j]! <= tol) {
+      // d_j ≈ 0 = d_k: rotate columns k and j (right side only) so that z_j = 0; σ = 0.
+      const r = Math.hypot(zz[k]!, zz[j]!);
+      rotCols(vg, N, N, k, j, zz[k]! / r, zz[j]! / r);
+      zz[k] = r;
+      zz[j] = 0;
+      dd[j] = 0;
+      tV[k] = MIXED;
+      tV[j] = MIXED;
+      defl.push(j);
+      continue;
+    }
+    const p = keep[keep.length - 1]!;
+    if (p !== k && dd[j]! - dd[p]! <= tol) {
+      // d_p ≈ d_j: rotate both sides so that z_p = 0, then deflate p.
+      const r = Math.hypot(zz[p]!, zz[j]!);
+      const c = zz[j]! / r;
+      const sn = zz[p]! / r;
+      rotCols(vg, N, N, p, j, c, -sn);
+      rotCols(ug, n, n, p, j, c, -sn);
+      zz[p] = 0;
+      zz[j] = r;
+      if (tV[p] !== tV[j]) tV[p] = tV[j] = MIXED;
+      if (tU[p] !== tU[j]) tU[p] = tU[j] = MIXED;
+      keep.pop();
+      defl.push(p);
+    }
+    keep.push(j);
+  }
+
+  const K = keep.length;
+  const D = Float64Array.from(keep, (c) => dd[c]!);
+  const Z = Float64Array.from(keep, (c) => zz[c]!);
+  const { mu, origin } = secularRoots(D, Z);
+  const zh = loewner(D, Z, mu, origin);
+
+  // Vectors of the core, row i of umt / vmt (K×K) for root i (transposed: written row-wise).
+  const umt = new Float64Array(K * K);
+  const vmt = new Float64Array(K * K);
+  for (let i = 0; i < K; i++) {
+    const o = origin[i]!;
+    const mi = mu[i]!;
+    const r = i * K;
+    let nu = 1;
+    let nv = 0;
+    for (let j = 0; j < K; j++) {
+      // dⱼ² − σᵢ² = (dⱼ − d_o)(dⱼ + d_o) − μᵢ.
+      const vj = zh[j]! / ((D[j]! - D[o]!) * (D[j]! + D[o]!) - mi);
+      vmt[r + j] = vj;
+      nv += vj * vj;
+      const uj = D[j]! * vj;
+      umt[r + j] = uj;
+      nu += uj * uj;
+    }
+    nu -= umt[r]! * umt[r]!;
+    umt[r] = -1;
+    nu = 1 / Math.sqrt(nu);
+    nv = 1 / Math.sqrt(nv);
+    for (let j = 0; j < K; j++) {
+      umt[r + j]! *= nu;
+      vmt[r + j]! *= nv;
+    }
+  }
+  for (let i = 0; i < K; i++) s[i] = Math.sqrt(D[origin[i]!]! ** 2 + mu[i]!) * scale;
+
+  // U[:, 0:K] = Ug[:, keep]·um, by blocks: rows 0…k−1 see block-1 and mixed columns, row k
+  // every column, rows k+1… block-2 and mixed columns.
+  backMultiply(ug, n, n, k, 1, keep, tU, umt, u, n);
+  backMultiply(vg, N, N, k + 1, 0, keep, tV, vmt, v, N);
+  const nd = defl.length;
+  defl.forEach((c, t) => (s[K + t] = dd[c]! * scale));
+  for (let i = 0; i < n; i++) for (let t = 0; t < nd; t++) u[i * n + K + t] = ug[i * n + defl[t]!]!;
+  for (let i = 0; i < N; i++) for (let t = 0; t < nd; t++) v[i * N + K + t] = vg[i * N + defl[t]!]!;
+  return { u, s, v };
+}
+
+/**
+ * out[:, 0:K] = G[:, keep]·Wᵀ for the pre-merge basis G (rows×ld) and the core vectors in the
+ * rows of wt (K×K, entries in `keep` order). Rows 0…split−1 of G are non-zero only in block-1
+ * and mixed columns, rows split+mid… only in block-2 and mixed ones; with mid = 1 the row
+ * `split` (the middle row of U) is done by a loop over all columns.
+ */
+function backMultiply(
+  g: Float64Array,
+  rows: number,
+  ld: number,
+  split: number,
+  mid: number,
+  keep: readonly number[],
+  type: Uint8Array,
+  wt: Float64Array,
+  out: Float64Array,
+  ldo: number,
+): void {
+  const K = keep.length;
+  // Columns in the order [middle (type 0), block 1, mixed, block 2].
+  const rank = (t: number): number => {
+    const ty = type[keep[t]!]!;
+    return ty === 0 ? 0 : ty === BLOCK1 ? 1 : ty === MIXED ? 2 : 3;
+  };
+  const pos = Array.from({ length: K }, (_, t) => t).sort((a, b) => rank(a) - rank(b) || a - b);
+  const count = [0, 0, 0, 0];
+  for (let t = 0; t < K; t++) count[rank(t)]!++;
+  const [n0, n1, n2] = count as [number, number, number, number];
+  const col = Int32Array.from(pos, (t) => keep[t]!);
+  const gc = new Float64Array(rows * K);
+  for (let i = 0; i < rows; i++) for (let q = 0; q < K; q++) gc[i * K + q] = g[i * ld + col[q]!]!;
+  const wp = new Float64Array(K * K);
+  for (let i = 0; i < K; i++) for (let q = 0; q < K; q++) wp[i * K + q] = wt[i * K + pos[q]!]!;
+  gemmStrided(
+    split,
+    K,
+    n1 + n2,
+    1,
+    { data: gc, offset: n0, ld: K },
+    false,
+    { data: wp, offset: n0, ld: K },
+    true,
+    0,
+    { data: out, offset: 0, ld: ldo },
+  );
+  if (mid) {
+    for (let j = 0; j < K; j++) {
+      let acc = 0;
+      for (let q = 0; q < K; q++) acc += gc[split * K + q]! * wp[j * K + q]!;
+      out[split * ldo + j] = acc;
+    }
+  }
+  const r0 = split + mid;
+  const c0 = n0 + n1;
+  gemmStrided(
+    rows - r0,
+    K,
+    K - c0,
+    1,
+    { data: gc, offset: r0 * K + c0, ld: K },
+    false,
+    { data: wp, offset: c0, ld: K },
+    true,
+    0,
+    { data: out, offset: r0 * ldo, ld: ldo },
+  );
+}
+
+/**
+ * Roots of 1 + Σⱼ Zⱼ²/(Dⱼ² − σ²) = 0 for 0 = D₀ < D₁ < … (gaps > tol, |Zⱼ| > tol): σᵢ ∈
+ * (Dᵢ, Dᵢ₊₁), the last in (D_{K−1}, (D_{K−1}² + ‖Z‖²)^½). Each is returned as σᵢ² = D_o² + μᵢ
+ * with o = origin[i] ∈ {i, i+1} the pole nearer to it (in σ²). The iteration keeps a bracket
+ * and solves, at each step, the model R + R'·(μ' − μ) − Z_o²/μ' = 0 (the pole at the origin
+ * kept exactly, the rest linearised), bisecting when the model's root leaves the bracket.
+ */
+function secularRoots(D: Float64Array, Z: Float64Array): { mu: Float64Array; origin: Int32Array } {
+  const K = D.length;
+  const mu = new Float64Array(K);
+  const origin = new Int32Array(K);
+  const delta = new Float64Array(K);
+  let zsq = 0;
+  for (let j = 0; j < K; j++) zsq += Z[j]! * Z[j]!;
+  for (let i = 0; i < K; i++) {
+    let o = i;
+    let lo: number;
+    let hi: number;
+    if (i < K - 1) {
+      const gap = (D[i + 1]! - D[i]!) * (D[i + 1]! + D[i]!);
+      // f at the midpoint (in σ²) between the poles decides the nearer one.
+      let f = 1;
+      for (let j = 0; j < K; j++)
+        f += (Z[j]! * Z[j]!) / ((D[j]! - D[i]!) * (D[j]! + D[i]!) - gap / 2);
+      if (f >= 0) {
+        lo = 0;
+        hi = gap / 2;
+      } else {
+        o = i + 1;
+        lo = -gap / 2;
+        hi = 0;
+      }
+    } else {
+      lo = 0;
+      hi = zsq;
+    }
+    for (let j = 0; j < K; j++) delta[j] = (D[j]! - D[o]!) * (D[j]! + D[o]!);
+    const zo2 = Z[o]! * Z[o]!;
+    let x = (lo + hi) / 2;
+    let iter = 0;
+    for (; iter < MAX_ITER; iter++) {
+      let rest = 1;
+      let drest = 0;
+      let err = 1;
+      for (let j = 0; j < K; j++) {
+        if (j === o) continue;
+        const den = delta[j]! - x;
+        const t = (Z[j]! * Z[j]!) / den;
+        rest += t;
+        drest += t / den;
+        err += Math.abs(t);
+      }
+      const po = zo2 / x;
+      const f = rest - po;
+      err += Math.abs(po);
+      if (f > 0) hi = x;
+      else lo = x;
+      if (
+        Math.abs(f) <= 4 * EPS * K * err ||
+        hi - lo <= 2 * EPS * Math.max(Math.abs(lo), Math.abs(hi))
+      )
+        break;
+      // drest·x'² + (rest − drest·x)·x' − Z_o² = 0, root of the sign of the bracket.
+      const a = drest;
+      const b = rest - drest * x;
+      let xn: number;
+      if (a === 0) xn = zo2 / b;
+      else {
+        const disc = Math.sqrt(b * b + 4 * a * zo2);
+        if (o === i) xn = b > 0 ? (2 * zo2) / (b + disc) : (-b + disc) / (2 * a);
+        else xn = b < 0 ? (-2 * zo2) / (disc - b) : (-b - disc) / (2 * a);
+      }
+      if (!(xn > lo && xn < hi)) xn = (lo + hi) / 2;
+      if (Math.abs(xn - x) <= EPS * Math.abs(xn)) {
+        x = xn;
+        break;
+      }
+      x = xn;
+    }
+    if (iter === MAX_ITER) throw new NumericalError('svd: the secular equation did not converge');
+    mu[i] = x;
+    origin[i] = o;
+  }
+  return { mu, origin };
+}
+
+/**
+ * ẑ from the computed roots (Gu & Eisenstat's formula): ẑⱼ² = (σ_{K−1}² − Dⱼ²)·
+ * Πᵢ₍ᵢ₌₀…ⱼ₋₁₎ (σᵢ² − Dⱼ²)/(Dᵢ² − Dⱼ²) · Πᵢ₍ᵢ₌ⱼ…K₋₂₎ (σᵢ² − Dⱼ²)/(Dᵢ₊₁² − Dⱼ²), with the
+ * sign of Zⱼ: the roots are then exact for the z they return, so the vectors are orthogonal.
+ */
+function loewner(
+  D: Float64Array,
+  Z: Float64Array,
+  mu: Float64Array,
+  origin: Int32Array,
+): Float64Array {
+  const K = D.length;
+  const zh = new Float64Array(K);
+  // σᵢ² − Dⱼ² = μᵢ + (D_o − Dⱼ)(D_o + Dⱼ).
+  const diff = (i: number, j: number): number => {
+    const o = origin[i]!;
+    return mu[i]! + (D[o]! - D[j]!) * (D[o]! + D[j]!);
+  };
+  for (let j = 0; j < K; j++) {
+    let p = diff(K - 1, j);
+    for (let i = 0; i < j; i++) p *= diff(i, j) / ((D[i]! - D[j]!) * (D[i]! + D[j]!));
+    for (let i = j; i < K - 1; i++) p *= diff(i, j) / ((D[i + 1]! - D[j]!) * (D[i + 1]! + D[j]!));
+    const a = Math.sqrt(Math.abs(p));
+    zh[j] = Z[j]! >= 0 ? a : -a;
+  }
+  return zh;
+}
