@@ -39,9 +39,11 @@ export function bidiagonalise(a: Float64Array, m: number, n: number): Bidiag {
   const y = new Float64Array(n * NB);
   const col = new Float64Array(m);
   const tmp = new Float64Array(NB);
+  const vi = new Float64Array(NB);
+  const yc = new Float64Array(n);
   for (let j0 = 0; j0 < n; j0 += NB) {
     const nb = Math.min(NB, n - j0);
-    panel(a, m, n, j0, nb, d, e, tauq, taup, x, y, col, tmp);
+    panel(a, m, n, j0, nb, d, e, tauq, taup, x, y, col, tmp, vi, yc);
     const r0 = j0 + nb;
     if (r0 < n) {
       // A[r0:, r0:] −= U·Yᵀ + X·V, U = A[r0:, j0:r0], V = A[j0:r0, r0:] (units in place).
@@ -98,16 +100,19 @@ function panel(
   y: Float64Array,
   col: Float64Array,
   tmp: Float64Array,
+  vi: Float64Array,
+  yc: Float64Array,
 ): void {
   const L = NB;
   for (let l = 0; l < nb; l++) {
     const i = j0 + l;
     // Column i (rows i…m−1) brought up to date: −= U[:, 0:l]·Y[i, 0:l]ᵀ + X[:, 0:l]·V[0:l, i].
+    for (let q = 0; q < l; q++) vi[q] = a[(j0 + q) * n + i]!;
     for (let r = i; r < m; r++) {
       let s = a[r * n + i]!;
-      for (let q = 0; q < l; q++) {
-        s -= a[r * n + j0 + q]! * y[i * L + q]! + x[r * L + q]! * a[(j0 + q) * n + i]!;
-      }
+      const ar = r * n + j0;
+      const xr = r * L;
+      for (let q = 0; q < l; q++) s -= a[ar + q]! * y[i * L + q]! + x[xr + q]! * vi[q]!;
       col[r - i] = s;
     }
     const beta = householder(col, 0, m - i, tauq, i);
@@ -118,45 +123,47 @@ function panel(
     const tq = tauq[i]!;
     // u = A[i:, i] (unit first). Y[i+1:, l] = τq·(Aᵀu − Y·(Uᵀu) − Vᵀ·(Xᵀu)) over the trailing
     // columns, A being the not yet updated trailing matrix.
-    const yl = (c: number): number => c * L + l;
-    for (let c = i + 1; c < n; c++) y[yl(c)] = 0;
+    // yc (contiguous) accumulates Y[:, l]; it is scattered into y at the end.
+    yc.fill(0, i + 1, n);
+    for (let q = 0; q < l; q++) tmp[q] = 0;
     for (let r = i; r < m; r++) {
       const ur = a[r * n + i]!;
       if (ur === 0) continue;
       const ar = r * n;
-      for (let c = i + 1; c < n; c++) y[yl(c)]! += ur * a[ar + c]!;
+      for (let c = i + 1; c < n; c++) yc[c]! += ur * a[ar + c]!;
+      // tmp = Uᵀu (l) in the same pass.
+      for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * ur;
     }
-    // tmp = Uᵀu (l), then Y[i+1:, l] −= Y[i+1:, 0:l]·tmp.
-    for (let q = 0; q < l; q++) {
-      let s = 0;
-      for (let r = i; r < m; r++) s += a[r * n + j0 + q]! * a[r * n + i]!;
-      tmp[q] = s;
-    }
+    // Y[i+1:, l] −= Y[i+1:, 0:l]·tmp.
     for (let c = i + 1; c < n; c++) {
       let s = 0;
       for (let q = 0; q < l; q++) s += y[c * L + q]! * tmp[q]!;
-      y[yl(c)]! -= s;
+      yc[c]! -= s;
     }
     // tmp = Xᵀu, then Y[i+1:, l] −= V[0:l, i+1:]ᵀ·tmp.
-    for (let q = 0; q < l; q++) {
-      let s = 0;
-      for (let r = i; r < m; r++) s += x[r * L + q]! * a[r * n + i]!;
-      tmp[q] = s;
+    for (let q = 0; q < l; q++) tmp[q] = 0;
+    for (let r = i; r < m; r++) {
+      const ur = a[r * n + i]!;
+      for (let q = 0; q < l; q++) tmp[q]! += x[r * L + q]! * ur;
     }
     for (let q = 0; q < l; q++) {
       const t = tmp[q]!;
       const vr = (j0 + q) * n;
-      for (let c = i + 1; c < n; c++) y[yl(c)]! -= a[vr + c]! * t;
+      for (let c = i + 1; c < n; c++) yc[c]! -= a[vr + c]! * t;
     }
-    for (let c = i + 1; c < n; c++) y[yl(c)]! *= tq;
+    for (let c = i + 1; c < n; c++) y[c * L + l] = yc[c]! * tq;
 
     // Row i (columns i+1…) brought up to date: −= Y[i+1:, 0:l+1]·U[i, 0:l+1]ᵀ + V[0:l, :]ᵀ·X[i, 0:l].
     const ri = i * n;
     for (let c = i + 1; c < n; c++) {
       let s = a[ri + c]!;
       for (let q = 0; q <= l; q++) s -= y[c * L + q]! * a[ri + j0 + q]!;
-      for (let q = 0; q < l; q++) s -= a[(j0 + q) * n + c]! * x[i * L + q]!;
       a[ri + c] = s;
+    }
+    for (let q = 0; q < l; q++) {
+      const t = x[i * L + q]!;
+      const vr = (j0 + q) * n;
+      for (let c = i + 1; c < n; c++) a[ri + c]! -= a[vr + c]! * t;
     }
     const eb = householder(a, ri + i + 1, n - i - 1, taup, i);
     e[i] = eb;
@@ -170,10 +177,10 @@ function panel(
       x[r * L + l] = s;
     }
     // tmp = Y[i+1:, 0:l+1]ᵀ·v, X[i+1:, l] −= U[i+1:, 0:l+1]·tmp.
-    for (let q = 0; q <= l; q++) {
-      let s = 0;
-      for (let c = i + 1; c < n; c++) s += y[c * L + q]! * a[ri + c]!;
-      tmp[q] = s;
+    for (let q = 0; q <= l; q++) tmp[q] = 0;
+    for (let c = i + 1; c < n; c++) {
+      const vc = a[ri + c]!;
+      for (let q = 0; q <= l; q++) tmp[q]! += y[c * L + q]! * vc;
     }
     for (let r = i + 1; r < m; r++) {
       let s = 0;
