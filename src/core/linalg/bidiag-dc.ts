@@ -30,11 +30,23 @@ const LEAF = 24;
 /** Iterations allowed per secular root (quadratic convergence: ~5 are used). */
 const MAX_ITER = 100;
 
-/** B = U·diag(s)·Vᵀ: u n×n, s n, v N×N (N = n + sqre), row-major, vectors in columns. */
-interface Sub {
-  readonly u: Float64Array;
-  readonly s: Float64Array;
-  readonly v: Float64Array;
+/**
+ * Storage shared by the whole recursion, allocated once (fresh pages are costly to touch):
+ * U (n×n) and V (n×n) hold each solved subproblem's vectors in its diagonal block — rows and
+ * columns lo … lo+n_sub−1 of U and lo … lo+n_sub+sqre−1 of V, which never overlap between
+ * siblings — and S[lo …] its singular values; the rest is one merge's scratch, reused.
+ */
+interface Work {
+  readonly n: number;
+  readonly U: Float64Array;
+  readonly V: Float64Array;
+  readonly S: Float64Array;
+  readonly ug: Float64Array;
+  readonly vg: Float64Array;
+  readonly gc: Float64Array;
+  readonly wp: Float64Array;
+  readonly umt: Float64Array;
+  readonly vmt: Float64Array;
 }
 
 /**
@@ -51,36 +63,65 @@ export function bidiagSvd(
     if (!Number.isFinite(d[i]!) || (i < n - 1 && !Number.isFinite(e[i]!)))
       throw new NumericalError('svd: the bidiagonal matrix has a non-finite entry');
   }
-  const r = solve(d, e, 0, n, 0);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => r.s[b]! - r.s[a]! || a - b);
-  const u = new Float64Array(n * n);
-  const v = new Float64Array(n * n);
-  const s = new Float64Array(n);
-  order.forEach((src, p) => (s[p] = r.s[src]!));
-  for (let i = 0; i < n; i++) {
-    for (let p = 0; p < n; p++) {
-      u[i * n + p] = r.u[i * n + order[p]!]!;
-      v[i * n + p] = r.v[i * n + order[p]!]!;
-    }
+  const nn = n * n;
+  const w: Work = {
+    n,
+    U: new Float64Array(nn),
+    V: new Float64Array(nn),
+    S: new Float64Array(n),
+    ug: new Float64Array(nn),
+    vg: new Float64Array(nn),
+    gc: new Float64Array(nn),
+    wp: new Float64Array(nn),
+    umt: new Float64Array(nn),
+    vmt: new Float64Array(nn),
+  };
+  solve(d, e, 0, n, 0, w);
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => w.S[b]! - w.S[a]! || a - b,
+  );
+  const s = Float64Array.from(order, (i) => w.S[i]!);
+  // Columns sorted in place through the scratch.
+  w.ug.set(w.U);
+  gatherColumns(w.U, 0, n, w.ug, n, n, order);
+  w.vg.set(w.V);
+  gatherColumns(w.V, 0, n, w.vg, n, n, order);
+  return { u: w.U, s, v: w.V };
+}
+
+function solve(
+  d: Float64Array,
+  e: Float64Array,
+  lo: number,
+  n: number,
+  sqre: number,
+  w: Work,
+): void {
+  if (n <= LEAF) {
+    leaf(d, e, lo, n, sqre, w);
+    return;
   }
-  return { u, s, v };
-}
-
-function solve(d: Float64Array, e: Float64Array, lo: number, n: number, sqre: number): Sub {
-  if (n <= LEAF) return leaf(d, e, lo, n, sqre);
   const k = n >> 1;
-  const left = solve(d, e, lo, k, 1);
-  const right = solve(d, e, lo + k + 1, n - k - 1, sqre);
-  return merge(d, e, lo, n, sqre, left, right);
+  solve(d, e, lo, k, 1, w);
+  solve(d, e, lo + k + 1, n - k - 1, sqre, w);
+  merge(d, e, lo, n, sqre, w);
 }
 
-/** Dense SVD of a small subproblem through thinSvd of Bᵀ ((n+sqre)×n, tall). */
-function leaf(d: Float64Array, e: Float64Array, lo: number, n: number, sqre: number): Sub {
+/** Dense SVD of a small subproblem through thinSvd of Bᵀ ((n+sqre)×n, tall), into w. */
+function leaf(
+  d: Float64Array,
+  e: Float64Array,
+  lo: number,
+  n: number,
+  sqre: number,
+  w: Work,
+): void {
   const N = n + sqre;
-  const v = new Float64Array(N * N);
+  const ld = w.n;
+  const o = lo * ld + lo;
   if (n === 0) {
-    for (let i = 0; i < N; i++) v[i * N + i] = 1;
-    return { u: new Float64Array(0), s: new Float64Array(0), v };
+    for (let i = 0; i < N; i++) w.V[o + i * ld + i] = 1;
+    return;
   }
   const bt = new Float64Array(N * n);
   for (let i = 0; i < n; i++) {
@@ -89,9 +130,12 @@ function leaf(d: Float64Array, e: Float64Array, lo: number, n: number, sqre: num
   }
   // Bᵀ = U'·Σ·V'ᵀ, so B = V'·Σ·U'ᵀ: U = V' (n×n), V = [U' null] (N×N).
   const r = thinSvd({ rows: N, cols: n, data: bt });
+  const v = new Float64Array(N * N);
   for (let i = 0; i < N; i++) for (let j = 0; j < n; j++) v[i * N + j] = r.U.data[i * n + j]!;
   if (sqre) completeColumn(v, N, n);
-  return { u: r.V.data, s: r.s, v };
+  for (let i = 0; i < n; i++) w.U.set(r.V.data.subarray(i * n, i * n + n), o + i * ld);
+  for (let i = 0; i < N; i++) w.V.set(v.subarray(i * N, i * N + N), o + i * ld);
+  w.S.set(r.s, lo);
 }
 
 /**
@@ -147,15 +191,16 @@ const BLOCK1 = 1;
 const BLOCK2 = 2;
 const MIXED = 3;
 
+/** Merges the two solved halves of the subproblem (lo, n, sqre) into its SVD, in w. */
 function merge(
   d: Float64Array,
   e: Float64Array,
   lo: number,
   n: number,
   sqre: number,
-  L: Sub,
-  R: Sub,
-): Sub {
+  w: Work,
+): void {
+  const ld = w.n;
   const k = n >> 1;
   const m = n - k - 1;
   const N = n + sqre;
@@ -163,26 +208,27 @@ function merge(
   const N2 = m + sqre;
   const alpha = d[lo + k]!;
   const beta = k < n - 1 || sqre ? e[lo + k]! : 0;
+  const o = lo * ld + lo;
 
-  // Pre-merge bases: Ug (n×n) and Vg (N×N); index c of the core: c < k block 1, c = k the
+  // Pre-merge bases: ug (n×n) and vg (N×N); index c of the core: c < k block 1, c = k the
   // middle row / V₁'s null vector, k < c < n block 2, c = n (sqre) V₂'s null vector.
-  const ug = new Float64Array(n * n);
-  const vg = new Float64Array(N * N);
+  const ug = w.ug.subarray(0, n * n);
+  const vg = w.vg.subarray(0, N * N);
+  ug.fill(0);
+  vg.fill(0);
   const dd = new Float64Array(N);
   const zz = new Float64Array(N);
   const tU = new Uint8Array(n);
   const tV = new Uint8Array(N);
-  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) ug[i * n + j] = L.u[i * k + j]!;
+  copyBlock(ug, n, 0, w.U, o, ld, k);
   ug[k * n + k] = 1;
-  for (let i = 0; i < m; i++)
-    for (let j = 0; j < m; j++) ug[(k + 1 + i) * n + k + 1 + j] = R.u[i * m + j]!;
-  for (let i = 0; i < N1; i++) for (let j = 0; j < N1; j++) vg[i * N + j] = L.v[i * N1 + j]!;
-  for (let i = 0; i < N2; i++)
-    for (let j = 0; j < N2; j++) vg[(N1 + i) * N + N1 + j] = R.v[i * N2 + j]!;
-  for (let c = 0; c < N1; c++) zz[c] = alpha * L.v[k * N1 + c]!;
-  for (let c = 0; c < N2; c++) zz[N1 + c] = beta * R.v[c]!;
-  for (let c = 0; c < k; c++) dd[c] = L.s[c]!;
-  for (let c = 0; c < m; c++) dd[N1 + c] = R.s[c]!;
+  copyBlock(ug, n, k + 1, w.U, o + (k + 1) * (ld + 1), ld, m);
+  copyBlock(vg, N, 0, w.V, o, ld, N1);
+  copyBlock(vg, N, N1, w.V, o + N1 * (ld + 1), ld, N2);
+  for (let c = 0; c < N1; c++) zz[c] = alpha * vg[k * N + c]!;
+  for (let c = 0; c < N2; c++) zz[N1 + c] = beta * vg[N1 * N + N1 + c]!;
+  for (let c = 0; c < k; c++) dd[c] = w.S[lo + c]!;
+  for (let c = 0; c < m; c++) dd[N1 + c] = w.S[lo + N1 + c]!;
   for (let c = 0; c < n; c++) tU[c] = c < k ? BLOCK1 : c === k ? 0 : BLOCK2;
   for (let c = 0; c < N; c++) tV[c] = c <= k ? BLOCK1 : BLOCK2;
   if (sqre) {
@@ -199,14 +245,12 @@ function merge(
 
   let scale = Math.max(Math.abs(alpha), Math.abs(beta));
   for (let c = 0; c < n; c++) scale = Math.max(scale, dd[c]!);
-  const s = new Float64Array(n);
-  const u = new Float64Array(n * n);
-  const v = new Float64Array(N * N);
-  if (sqre) for (let i = 0; i < N; i++) v[i * N + n] = vg[i * N + n]!;
+  const S = w.S;
   if (scale === 0) {
-    u.set(ug);
-    for (let i = 0; i < N; i++) for (let j = 0; j < n; j++) v[i * N + j] = vg[i * N + j]!;
-    return { u, s, v };
+    S.fill(0, lo, lo + n);
+    for (let i = 0; i < n; i++) w.U.set(ug.subarray(i * n, i * n + n), o + i * ld);
+    for (let i = 0; i < N; i++) w.V.set(vg.subarray(i * N, i * N + N), o + i * ld);
+    return;
   }
   let zmax = 0;
   for (let c = 0; c < n; c++) {
@@ -265,22 +309,81 @@ function merge(
   const Z = Float64Array.from(keep, (c) => zz[c]!);
   const { mu, origin } = secularRoots(D, Z);
   const zh = loewner(D, Z, mu, origin);
+  const umt = w.umt.subarray(0, K * K);
+  const vmt = w.vmt.subarray(0, K * K);
+  coreVectors(D, zh, mu, origin, umt, vmt);
+  for (let i = 0; i < K; i++) S[lo + i] = Math.sqrt(D[origin[i]!]! ** 2 + mu[i]!) * scale;
 
-  // Vectors of the core, row i of umt / vmt (K×K) for root i (transposed: written row-wise).
-  const umt = new Float64Array(K * K);
-  const vmt = new Float64Array(K * K);
+  // U[:, 0:K] = ug[:, keep]·umtᵀ, by blocks: rows 0…k−1 see block-1 and mixed columns, row k
+  // every column, rows k+1… block-2 and mixed columns.
+  backMultiply(ug, n, n, k, 1, keep, tU, umt, w.U, o, ld, w);
+  backMultiply(vg, N, N, k + 1, 0, keep, tV, vmt, w.V, o, ld, w);
+  defl.forEach((c, t) => (S[lo + K + t] = dd[c]! * scale));
+  const dc = Int32Array.from(defl);
+  gatherColumns(w.U, o + K, ld, ug, n, n, dc);
+  gatherColumns(w.V, o + K, ld, vg, N, N, dc);
+  if (sqre) gatherColumns(w.V, o + n, ld, vg, N, N, Int32Array.of(n));
+}
+
+/** dst[r0 + i, r0 + j] = src[so + i·lds + j] for i, j < b; dst has ldd columns. */
+function copyBlock(
+  dst: Float64Array,
+  ldd: number,
+  r0: number,
+  src: Float64Array,
+  so: number,
+  lds: number,
+  b: number,
+): void {
+  for (let i = 0; i < b; i++)
+    dst.set(src.subarray(so + i * lds, so + i * lds + b), (r0 + i) * ldd + r0);
+}
+
+/** dst[do + i·ldd + t] = src[i·lds + cols[t]] for i < rows. */
+function gatherColumns(
+  dst: Float64Array,
+  d0: number,
+  ldd: number,
+  src: Float64Array,
+  lds: number,
+  rows: number,
+  cols: Int32Array,
+): void {
+  const nc = cols.length;
+  for (let i = 0; i < rows; i++) {
+    const r = d0 + i * ldd;
+    const q = i * lds;
+    for (let t = 0; t < nc; t++) dst[r + t] = src[q + cols[t]!]!;
+  }
+}
+
+/**
+ * The core's singular vectors, row i of umt / vmt (K×K) for root i (rows: written
+ * contiguously): vᵢ ∝ ẑⱼ/(Dⱼ² − σᵢ²), uᵢ ∝ (−1, Dⱼ·ẑⱼ/(Dⱼ² − σᵢ²)).
+ */
+function coreVectors(
+  D: Float64Array,
+  zh: Float64Array,
+  mu: Float64Array,
+  origin: Int32Array,
+  umt: Float64Array,
+  vmt: Float64Array,
+): void {
+  const K = D.length;
   for (let i = 0; i < K; i++) {
     const o = origin[i]!;
     const mi = mu[i]!;
+    const dO = D[o]!;
     const r = i * K;
     let nu = 1;
     let nv = 0;
     for (let j = 0; j < K; j++) {
-      // dⱼ² − σᵢ² = (dⱼ − d_o)(dⱼ + d_o) − μᵢ.
-      const vj = zh[j]! / ((D[j]! - D[o]!) * (D[j]! + D[o]!) - mi);
+      // Dⱼ² − σᵢ² = (Dⱼ − D_o)(Dⱼ + D_o) − μᵢ.
+      const dj = D[j]!;
+      const vj = zh[j]! / ((dj - dO) * (dj + dO) - mi);
       vmt[r + j] = vj;
       nv += vj * vj;
-      const uj = D[j]! * vj;
+      const uj = dj * vj;
       umt[r + j] = uj;
       nu += uj * uj;
     }
@@ -293,17 +396,6 @@ function merge(
       vmt[r + j]! *= nv;
     }
   }
-  for (let i = 0; i < K; i++) s[i] = Math.sqrt(D[origin[i]!]! ** 2 + mu[i]!) * scale;
-
-  // U[:, 0:K] = Ug[:, keep]·um, by blocks: rows 0…k−1 see block-1 and mixed columns, row k
-  // every column, rows k+1… block-2 and mixed columns.
-  backMultiply(ug, n, n, k, 1, keep, tU, umt, u, n);
-  backMultiply(vg, N, N, k + 1, 0, keep, tV, vmt, v, N);
-  const nd = defl.length;
-  defl.forEach((c, t) => (s[K + t] = dd[c]! * scale));
-  for (let i = 0; i < n; i++) for (let t = 0; t < nd; t++) u[i * n + K + t] = ug[i * n + defl[t]!]!;
-  for (let i = 0; i < N; i++) for (let t = 0; t < nd; t++) v[i * N + K + t] = vg[i * N + defl[t]!]!;
-  return { u, s, v };
 }
 
 /**
@@ -322,7 +414,9 @@ function backMultiply(
   type: Uint8Array,
   wt: Float64Array,
   out: Float64Array,
+  oo: number,
   ldo: number,
+  w: Work,
 ): void {
   const K = keep.length;
   // Columns in the order [middle (type 0), block 1, mixed, block 2].
@@ -335,9 +429,9 @@ function backMultiply(
   for (let t = 0; t < K; t++) count[rank(t)]!++;
   const [n0, n1, n2] = count as [number, number, number, number];
   const col = Int32Array.from(pos, (t) => keep[t]!);
-  const gc = new Float64Array(rows * K);
+  const gc = w.gc;
   for (let i = 0; i < rows; i++) for (let q = 0; q < K; q++) gc[i * K + q] = g[i * ld + col[q]!]!;
-  const wp = new Float64Array(K * K);
+  const wp = w.wp;
   for (let i = 0; i < K; i++) for (let q = 0; q < K; q++) wp[i * K + q] = wt[i * K + pos[q]!]!;
   gemmStrided(
     split,
@@ -349,13 +443,13 @@ function backMultiply(
     { data: wp, offset: n0, ld: K },
     true,
     0,
-    { data: out, offset: 0, ld: ldo },
+    { data: out, offset: oo, ld: ldo },
   );
   if (mid) {
     for (let j = 0; j < K; j++) {
       let acc = 0;
       for (let q = 0; q < K; q++) acc += gc[split * K + q]! * wp[j * K + q]!;
-      out[split * ldo + j] = acc;
+      out[oo + split * ldo + j] = acc;
     }
   }
   const r0 = split + mid;
@@ -370,7 +464,7 @@ function backMultiply(
     { data: wp, offset: c0, ld: K },
     true,
     0,
-    { data: out, offset: r0 * ldo, ld: ldo },
+    { data: out, offset: oo + r0 * ldo, ld: ldo },
   );
 }
 

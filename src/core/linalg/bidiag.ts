@@ -126,13 +126,21 @@ function panel(
     // yc (contiguous) accumulates Y[:, l]; it is scattered into y at the end.
     yc.fill(0, i + 1, n);
     for (let q = 0; q < l; q++) tmp[q] = 0;
-    for (let r = i; r < m; r++) {
-      const ur = a[r * n + i]!;
-      if (ur === 0) continue;
+    // Two rows per pass: yc is loaded and stored once for both. tmp = Uᵀu (l) in the same pass.
+    let r = i;
+    for (; r + 1 < m; r += 2) {
       const ar = r * n;
-      for (let c = i + 1; c < n; c++) yc[c]! += ur * a[ar + c]!;
-      // tmp = Uᵀu (l) in the same pass.
-      for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * ur;
+      const br = ar + n;
+      const u0 = a[ar + i]!;
+      const u1 = a[br + i]!;
+      for (let c = i + 1; c < n; c++) yc[c]! += u0 * a[ar + c]! + u1 * a[br + c]!;
+      for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * u0 + a[br + j0 + q]! * u1;
+    }
+    if (r < m) {
+      const ar = r * n;
+      const u0 = a[ar + i]!;
+      for (let c = i + 1; c < n; c++) yc[c]! += u0 * a[ar + c]!;
+      for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * u0;
     }
     // Y[i+1:, l] −= Y[i+1:, 0:l]·tmp.
     for (let c = i + 1; c < n; c++) {
@@ -170,11 +178,26 @@ function panel(
     a[ri + i + 1] = 1;
     const tp = taup[i]!;
     // v = A[i, i+1:]. X[i+1:, l] = τp·(A·v − U·(Yᵀv) − X·(V·v)) over the trailing rows.
-    for (let r = i + 1; r < m; r++) {
-      const ar = r * n;
-      let s = 0;
-      for (let c = i + 1; c < n; c++) s += a[ar + c]! * a[ri + c]!;
-      x[r * L + l] = s;
+    // Two rows per pass: v is loaded once for both.
+    let rr = i + 1;
+    for (; rr + 1 < m; rr += 2) {
+      const ar = rr * n;
+      const br = ar + n;
+      let s0 = 0;
+      let s1 = 0;
+      for (let c = i + 1; c < n; c++) {
+        const vc = a[ri + c]!;
+        s0 += a[ar + c]! * vc;
+        s1 += a[br + c]! * vc;
+      }
+      x[rr * L + l] = s0;
+      x[(rr + 1) * L + l] = s1;
+    }
+    if (rr < m) {
+      const ar = rr * n;
+      let s0 = 0;
+      for (let c = i + 1; c < n; c++) s0 += a[ar + c]! * a[ri + c]!;
+      x[rr * L + l] = s0;
     }
     // tmp = Y[i+1:, 0:l+1]ᵀ·v, X[i+1:, l] −= U[i+1:, 0:l+1]·tmp.
     for (let q = 0; q <= l; q++) tmp[q] = 0;
