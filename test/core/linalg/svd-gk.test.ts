@@ -80,8 +80,21 @@ describe('svd', () => {
     expectSvd(randMat(m, n, m + 3 * n));
   });
 
-  it('small problems are thinSvd exactly', () => {
-    const A = randMat(80, 30, 4);
+  it.each([
+    [500, 40],
+    [30, 200],
+    [2000, 64],
+    [100, 1],
+  ])('tall or wide and thin (QR, then thinSvd of R) %i×%i', (m, n) => {
+    const A = randMat(m, n, 7 * m + n);
+    const { s } = expectSvd(A);
+    const ref = thinSvd(A).s;
+    for (let i = 0; i < s.length; i++)
+      expect(Math.abs(s[i]! - ref[i]!)).toBeLessThanOrEqual(1e-13 * ref[0]!);
+  });
+
+  it('small problems that are not tall are thinSvd exactly', () => {
+    const A = randMat(40, 30, 4);
     const a = svd(A);
     const b = thinSvd(A);
     expect(Array.from(a.s)).toEqual(Array.from(b.s));
