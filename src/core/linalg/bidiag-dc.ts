@@ -44,7 +44,6 @@ interface Work {
   readonly ug: Float64Array;
   readonly vg: Float64Array;
   readonly gc: Float64Array;
-  readonly wp: Float64Array;
   readonly umt: Float64Array;
   readonly vmt: Float64Array;
 }
@@ -72,7 +71,6 @@ export function bidiagSvd(
     ug: new Float64Array(nn),
     vg: new Float64Array(nn),
     gc: new Float64Array(nn),
-    wp: new Float64Array(nn),
     umt: new Float64Array(nn),
     vmt: new Float64Array(nn),
   };
@@ -311,13 +309,15 @@ function merge(
   const zh = loewner(D, Z, mu, origin);
   const umt = w.umt.subarray(0, K * K);
   const vmt = w.vmt.subarray(0, K * K);
-  coreVectors(D, zh, mu, origin, umt, vmt);
+  const gU = groups(keep, tU);
+  const gV = groups(keep, tV);
+  coreVectors(D, zh, mu, origin, umt, vmt, gU.inv, gV.inv);
   for (let i = 0; i < K; i++) S[lo + i] = Math.sqrt(D[origin[i]!]! ** 2 + mu[i]!) * scale;
 
   // U[:, 0:K] = ug[:, keep]·umtᵀ, by blocks: rows 0…k−1 see block-1 and mixed columns, row k
   // every column, rows k+1… block-2 and mixed columns.
-  backMultiply(ug, n, n, k, 1, keep, tU, umt, w.U, o, ld, w);
-  backMultiply(vg, N, N, k + 1, 0, keep, tV, vmt, w.V, o, ld, w);
+  backMultiply(ug, n, n, k, 1, keep, gU, umt, w.U, o, ld, w);
+  backMultiply(vg, N, N, k + 1, 0, keep, gV, vmt, w.V, o, ld, w);
   defl.forEach((c, t) => (S[lo + K + t] = dd[c]! * scale));
   const dc = Int32Array.from(defl);
   gatherColumns(w.U, o + K, ld, ug, n, n, dc);
@@ -358,8 +358,9 @@ function gatherColumns(
 }
 
 /**
- * The core's singular vectors, row i of umt / vmt (K×K) for root i (rows: written
- * contiguously): vᵢ ∝ ẑⱼ/(Dⱼ² − σᵢ²), uᵢ ∝ (−1, Dⱼ·ẑⱼ/(Dⱼ² − σᵢ²)).
+ * The core's singular vectors, row i of umt / vmt (K×K) for root i, entry j at position
+ * invU[j] / invV[j] (the grouped orders of backMultiply): vᵢ ∝ ẑⱼ/(Dⱼ² − σᵢ²),
+ * uᵢ ∝ (−1, Dⱼ·ẑⱼ/(Dⱼ² − σᵢ²)).
  */
 function coreVectors(
   D: Float64Array,
@@ -368,6 +369,8 @@ function coreVectors(
   origin: Int32Array,
   umt: Float64Array,
   vmt: Float64Array,
+  invU: Int32Array,
+  invV: Int32Array,
 ): void {
   const K = D.length;
   for (let i = 0; i < K; i++) {
@@ -381,14 +384,15 @@ function coreVectors(
       // Dⱼ² − σᵢ² = (Dⱼ − D_o)(Dⱼ + D_o) − μᵢ.
       const dj = D[j]!;
       const vj = zh[j]! / ((dj - dO) * (dj + dO) - mi);
-      vmt[r + j] = vj;
+      vmt[r + invV[j]!] = vj;
       nv += vj * vj;
       const uj = dj * vj;
-      umt[r + j] = uj;
+      umt[r + invU[j]!] = uj;
       nu += uj * uj;
     }
-    nu -= umt[r]! * umt[r]!;
-    umt[r] = -1;
+    const u0 = r + invU[0]!;
+    nu -= umt[u0]! * umt[u0]!;
+    umt[u0] = -1;
     nu = 1 / Math.sqrt(nu);
     nv = 1 / Math.sqrt(nv);
     for (let j = 0; j < K; j++) {
@@ -399,10 +403,39 @@ function coreVectors(
 }
 
 /**
+ * The core's columns grouped as [middle (type 0), block 1, mixed, block 2] (stable):
+ * pos[q] is the keep index at grouped position q, inv its inverse, n0/n1/n2 the first sizes.
+ */
+interface Groups {
+  readonly pos: Int32Array;
+  readonly inv: Int32Array;
+  readonly n0: number;
+  readonly n1: number;
+  readonly n2: number;
+}
+
+function groups(keep: readonly number[], type: Uint8Array): Groups {
+  const K = keep.length;
+  const rank = (t: number): number => {
+    const ty = type[keep[t]!]!;
+    return ty === 0 ? 0 : ty === BLOCK1 ? 1 : ty === MIXED ? 2 : 3;
+  };
+  const pos = Int32Array.from({ length: K }, (_, t) => t).sort(
+    (a, b) => rank(a) - rank(b) || a - b,
+  );
+  const inv = new Int32Array(K);
+  pos.forEach((t, q) => (inv[t] = q));
+  const count = [0, 0, 0, 0];
+  for (let t = 0; t < K; t++) count[rank(t)]!++;
+  return { pos, inv, n0: count[0]!, n1: count[1]!, n2: count[2]! };
+}
+
+/**
  * out[:, 0:K] = G[:, keep]·Wᵀ for the pre-merge basis G (rows×ld) and the core vectors in the
  * rows of wt (K×K, entries in `keep` order). Rows 0…split−1 of G are non-zero only in block-1
  * and mixed columns, rows split+mid… only in block-2 and mixed ones; with mid = 1 the row
- * `split` (the middle row of U) is done by a loop over all columns.
+ * `split` (the middle row of U) is done by a loop over all columns. wp holds the vectors with
+ * their entries already in the grouped order `gr`.
  */
 function backMultiply(
   g: Float64Array,
@@ -411,28 +444,18 @@ function backMultiply(
   split: number,
   mid: number,
   keep: readonly number[],
-  type: Uint8Array,
-  wt: Float64Array,
+  gr: Groups,
+  wp: Float64Array,
   out: Float64Array,
   oo: number,
   ldo: number,
   w: Work,
 ): void {
   const K = keep.length;
-  // Columns in the order [middle (type 0), block 1, mixed, block 2].
-  const rank = (t: number): number => {
-    const ty = type[keep[t]!]!;
-    return ty === 0 ? 0 : ty === BLOCK1 ? 1 : ty === MIXED ? 2 : 3;
-  };
-  const pos = Array.from({ length: K }, (_, t) => t).sort((a, b) => rank(a) - rank(b) || a - b);
-  const count = [0, 0, 0, 0];
-  for (let t = 0; t < K; t++) count[rank(t)]!++;
-  const [n0, n1, n2] = count as [number, number, number, number];
+  const { pos, n0, n1, n2 } = gr;
   const col = Int32Array.from(pos, (t) => keep[t]!);
   const gc = w.gc;
   for (let i = 0; i < rows; i++) for (let q = 0; q < K; q++) gc[i * K + q] = g[i * ld + col[q]!]!;
-  const wp = w.wp;
-  for (let i = 0; i < K; i++) for (let q = 0; q < K; q++) wp[i * K + q] = wt[i * K + pos[q]!]!;
   gemmStrided(
     split,
     K,

@@ -59,8 +59,11 @@ function squareSvd(a: Float64Array, m: number, n: number): Svd {
   const F = bidiagonalise(a, m, n);
   const b = bidiagSvd(F.d, F.e, n);
   // U = Q_B·[U_B; 0] (m×n), V = P·V_B (n×n).
-  const u = new Float64Array(m * n);
-  u.set(b.u);
+  let u = b.u;
+  if (m > n) {
+    u = new Float64Array(m * n);
+    u.set(b.u);
+  }
   applyQ(F, u, n);
   applyP(F, b.v, n);
   const s = b.s;
