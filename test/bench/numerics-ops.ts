@@ -7,7 +7,18 @@
  */
 import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
 import { gemmBackend, setGemmBackend, type GemmBackend } from '../../src/core/linalg/gemm';
-import { matmul, symEig, thinSvd } from '../../src/core/linalg/kernels';
+import {
+  choleskyFactor,
+  choleskySolve,
+  ldlFactor,
+  ldlSolve,
+  luFactor,
+  luSolve,
+  matmul,
+  svd,
+  symEig,
+  symEigSelect,
+} from '../../src/core/linalg/kernels';
 import type { Mat } from '../../src/core/linalg/types';
 import { createRng } from '../../src/core/random';
 import { median } from './util';
@@ -44,44 +55,31 @@ export const gemmOp: Op<[Mat, Mat, Mat]> = {
 /** All eigenpairs of a symmetric n×n A. */
 export const eigOp: Op<[Mat]> = { impl: 'symEig', run: (A) => ({ values: symEig(A).values }) };
 
-/**
- * The K_SELECT highest eigenpairs of a symmetric n×n A. symEigSelect is not on this branch:
- * symEig computes all pairs and the top K_SELECT are kept. Merge: `symEigSelect(A, K_SELECT,
- * 'highest').values`.
- */
+/** The K_SELECT highest eigenpairs of a symmetric n×n A. */
 export const eigSelectOp: Op<[Mat]> = {
-  impl: 'symEig, top 10 kept (symEigSelect not on this branch)',
-  run: (A) => {
-    const { values } = symEig(A);
-    return { values: values.slice(values.length - K_SELECT) };
-  },
+  impl: 'symEigSelect',
+  run: (A) => ({ values: symEigSelect(A, K_SELECT, 'highest').values }),
 };
 
-/**
- * Thin SVD, singular values descending. svd is not on this branch: thinSvd (QR + one-sided
- * Jacobi) stands in, for square and thin shapes alike. Merge: `svd(A).s`.
- */
-export const svdOp: Op<[Mat]> = {
-  impl: 'thinSvd (svd not on this branch)',
-  run: (A) => ({ values: thinSvd(A).s }),
-};
+/** Thin SVD, singular values descending. */
+export const svdOp: Op<[Mat]> = { impl: 'svd', run: (A) => ({ values: svd(A).s }) };
 
 /** X with A·X = B, A symmetric positive definite: Cholesky factor, then solve. */
 export const cholOp: Op<[Mat, Mat]> = {
   impl: 'choleskyFactor + choleskySolve',
-  run: null, // not on this branch; merge: ({ value: fro(choleskySolve(choleskyFactor(A), B)) })
+  run: (A, B) => ({ value: fro(choleskySolve(choleskyFactor(A), B)) }),
 };
 
 /** X with A·X = B, A symmetric indefinite: LDLᵀ factor, then solve. */
 export const ldlOp: Op<[Mat, Mat]> = {
   impl: 'ldlFactor + ldlSolve',
-  run: null, // not on this branch; merge: ({ value: fro(ldlSolve(ldlFactor(A), B)) })
+  run: (A, B) => ({ value: fro(ldlSolve(ldlFactor(A), B)) }),
 };
 
 /** X with A·X = B, A general: LU with partial pivoting, then solve. */
 export const luOp: Op<[Mat, Mat]> = {
   impl: 'luFactor + luSolve',
-  run: null, // not on this branch; merge: ({ value: fro(luSolve(luFactor(A), B)) })
+  run: (A, B) => ({ value: fro(luSolve(luFactor(A), B)) }),
 };
 
 /**
@@ -116,10 +114,10 @@ export function kmeansReplicates(X: Mat, seed: number): { sse: number; iteration
 }
 
 /**
- * The GEMM backends this branch has. Merge: add 'fma' (relaxed SIMD), which needs Node's
- * --experimental-wasm-relaxed-simd on Node 20.
+ * The GEMM backends: 'fma' (relaxed SIMD) needs MVSTUDIO_RELAXED_SIMD=1 on Node 20 (run.ts sets
+ * V8's flag), else it falls back to 'wasm' and the row says so.
  */
-export const GEMM_BACKENDS: readonly string[] = ['wasm', 'ts'];
+export const GEMM_BACKENDS: readonly string[] = ['fma', 'wasm', 'ts'];
 
 /** Asks for a GEMM backend; returns the one now in use, or null when this branch lacks it. */
 export function useGemmBackend(name: string): string | null {

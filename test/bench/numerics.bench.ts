@@ -26,7 +26,7 @@
  * (default 5), NUMERICS_MAX_SECONDS (ours is skipped at a size whose call is predicted, from
  * the previous size and the kernel's nominal exponent, to take longer; default 600),
  * NUMERICS_GEMM_BACKENDS (e.g. wasm,fma; default the one chosen at start-up). Relaxed SIMD on
- * Node 20: `npx tsx --experimental-wasm-relaxed-simd test/bench/run.ts numerics`.
+ * Node 20: `MVSTUDIO_RELAXED_SIMD=1 npm run bench -- numerics` (run.ts sets V8's flag).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -37,3 +37,7 @@ export { qr } from './qr';
 export { procrustes, thinSvd, type Svd } from './svd';
 export { polar } from './polar';
 export { symEigSelect } from './eig';
+export { choleskyFactor, choleskySolve } from './chol';
+export { ldlFactor, ldlSolve, type Ldl } from './ldl';
+export { luFactor, luSolve, type Lu } from './lu';
+export { svd } from './svd-gk';
