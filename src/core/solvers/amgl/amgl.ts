@@ -61,7 +61,7 @@ export interface AmglOptions {
   /** Stop threshold of the signed relative decrease (from t = 3 on). */
   readonly tolerance: number;
   readonly eigensolver: AmglEigensolver;
-  /** Relative residual tolerance of the block eigensolver; default 1e-12. */
+  /** Relative residual tolerance of the block eigensolver; default 1e-11. */
   readonly eigTol?: number;
 }
 
@@ -98,6 +98,8 @@ export const TRACE_FLOOR = 1e-14;
 interface UnionPattern {
   readonly indptr: Int32Array;
   readonly indices: Int32Array;
+  /** (n,) the position of entry (i, i) (every L_v stores its whole diagonal). */
+  readonly diag: Int32Array;
   readonly slot: readonly Int32Array[];
 }
 
@@ -124,6 +126,10 @@ function unionPattern(Ls: readonly Csr[]): UnionPattern {
     indptr[i + 1] = q;
   }
   const indices = cols.slice(0, q);
+  const diag = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++)
+    for (let r = indptr[i]!; r < indptr[i + 1]!; r++) if (indices[r] === i) diag[i] = r;
+  if (diag.includes(-1)) throw new Error('unionPattern: a Laplacian without its whole diagonal');
   const where = new Int32Array(n);
   const slot = Ls.map((L) => {
     const s = new Int32Array(L.data.length);
@@ -133,7 +139,7 @@ function unionPattern(Ls: readonly Csr[]): UnionPattern {
     }
     return s;
   });
-  return { indptr, indices, slot };
+  return { indptr, indices, diag, slot };
 }
 
 /** s_v = tr(Fᵀ·L_v·F) = Σ_ij F_ij·(L_v·F)_ij for F: (n, c); `Y` (n·c) scratch. */
@@ -200,7 +206,7 @@ export function* amglIterate(
   const V = graphs.length;
   const n = graphs[0]!.L.rows;
   const m = Math.min(c + 1, n);
-  const eigTol = options.eigTol ?? 1e-12;
+  const eigTol = options.eigTol ?? 1e-11;
   const Ls = graphs.map((g) => g.L);
   const union = options.eigensolver === 'sparse' ? unionPattern(Ls) : null;
   const dense = options.eigensolver === 'dense' ? new Float64Array(n * n) : null;
@@ -221,8 +227,11 @@ export function* amglIterate(
     const sumAlpha = alpha.reduce((a, x) => a + x, 0);
     if (union) {
       // A new matrix object each iteration: the CSR kernel caches a matrix's stored form per
-      // object, so one object must never change its values.
-      const M: Csr = {
+      // object, so one object must never change its values. It holds S = σ·I − M, σ = 2·Σα:
+      // M's spectrum lies in [0, σ] (each L_v's in [0, 2]), so S's does too, and M's smallest
+      // eigenpairs are S's largest (no sign flip of every product, as 'smallest' would do).
+      const shift = 2 * sumAlpha;
+      const S: Csr = {
         rows: n,
         cols: n,
         indptr: union.indptr,
@@ -233,17 +242,17 @@ export function* amglIterate(
         const a = alpha[v]!;
         const L = Ls[v]!;
         const s = union.slot[v]!;
-        for (let p = 0; p < L.data.length; p++) M.data[s[p]!]! += a * L.data[p]!;
+        for (let p = 0; p < L.data.length; p++) S.data[s[p]!]! -= a * L.data[p]!;
       }
-      // Spectrum of M within [0, 2·Σα] (each L_v's within [0, 2]), widened by rounding.
-      const r = blockEig(csrOp(M), m, {
-        which: 'smallest',
+      for (let i = 0; i < n; i++) S.data[union.diag[i]!]! += shift;
+      const r = blockEig(csrOp(S), m, {
+        which: 'largest',
         tol: eigTol,
-        bounds: { lower: -1e-12 * sumAlpha, upper: 2 * sumAlpha * (1 + 1e-12) },
+        bounds: { lower: -1e-12 * shift, upper: shift * (1 + 1e-12) },
         denseBelow: 0,
         ...(previous ? { X0: previous } : {}),
       });
-      bottom = r;
+      bottom = { ...r, values: r.values.map((x) => shift - x) };
       if (!r.converged) eigMisses++;
     } else {
       denseM(graphs, alpha, dense!);
