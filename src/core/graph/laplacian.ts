@@ -98,3 +98,56 @@ export function laplacianBottom(S: Csr, c: number): LaplacianBottom {
     converged: r.converged,
   };
 }
+
+/** The normalised Laplacian of `normalisedLaplacian` and the degrees it was formed from. */
+export interface NormalisedLaplacian {
+  /** (n, n) CSR with sorted rows: W's pattern plus the whole diagonal. */
+  readonly L: Csr;
+  /** (n,) d_i = Σ_j w_ij (no eps added). */
+  readonly degrees: Float64Array;
+  /** (n,) t_i = √(1/d_i), formed as the reference does (the reciprocal first); 0 where d_i = 0. */
+  readonly t: Float64Array;
+  /** Samples of degree 0 (isolated vertices: t_i = 0, L's row i is e_iᵀ). */
+  readonly isolated: number;
+}
+
+/**
+ * L = I − T·W·T with T = diag(t), t_i = √(1/d_i), d_i = Σ_j w_ij (the AMGL reference's
+ * `D^-0.5` on a degree vector, no eps). An isolated vertex (d_i = 0, where the reference divides
+ * by zero) gets t_i = 0, the pseudo-inverse's convention: its row and column of L are e_i's, so
+ * the spectrum stays in [0, 2]. The reference's dense
+ * product rounds entry (i, j) as (t_i·w_ij)·t_j, so its L is symmetric only to about 1e-16; here
+ * entry (i, j ≠ i) is the mean −½((t_i·w_ij)·t_j + (t_j·w_ij)·t_i) of the two roundings, so L is
+ * exactly symmetric and within one rounding of the reference's symmetric part ½(L + Lᵀ);
+ * entry (i, i) is 1 − (t_i·w_ii)·t_i. W: (n, n) CSR, symmetric, nonnegative, sorted rows. For
+ * such W the spectrum of L lies in [0, 2]. O(nnz + n).
+ */
+export function normalisedLaplacian(W: Csr): NormalisedLaplacian {
+  if (W.rows !== W.cols)
+    throw new Error(`normalisedLaplacian: W is ${W.rows}x${W.cols}, not square`);
+  const n = W.rows;
+  const { deg } = rowSums(W);
+  const t = new Float64Array(n);
+  let isolated = 0;
+  for (let i = 0; i < n; i++) {
+    if (deg[i]! > 0) t[i] = Math.sqrt(1 / deg[i]!);
+    else if (deg[i] === 0) isolated++;
+    else throw new Error(`normalisedLaplacian: sample ${i + 1} has degree ${deg[i]}, expected ≥ 0`);
+  }
+  const scaled: Csr = {
+    rows: n,
+    cols: n,
+    indptr: W.indptr,
+    indices: W.indices,
+    data: new Float64Array(W.data.length),
+  };
+  for (let i = 0; i < n; i++) {
+    const ti = t[i]!;
+    for (let p = W.indptr[i]!; p < W.indptr[i + 1]!; p++) {
+      const j = W.indices[p]!;
+      const w = W.data[p]!;
+      scaled.data[p] = i === j ? ti * w * ti : 0.5 * (ti * w * t[j]! + t[j]! * w * ti);
+    }
+  }
+  return { L: withDiagonal(scaled, () => 1, -1), degrees: deg, t, isolated };
+}

@@ -3,6 +3,7 @@
  * renderer's method picker through the backend). Registration is static: each solver module is
  * imported here.
  */
+import { amgl } from './amgl';
 import { bsv } from './bsv';
 import { cgl, cgmvcNc } from './cgl';
 import { imvcCbg } from './imvc-cbg';
@@ -39,3 +40,4 @@ export function getSolver(name: string): Solver {
 register(kmeansConcat, bsv);
 register(imvcCbg);
 register(cgl, cgmvcNc);
+register(amgl);
