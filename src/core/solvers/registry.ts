@@ -7,6 +7,7 @@ import { bsv } from './bsv';
 import { cgl, cgmvcNc } from './cgl';
 import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
+import { mvgl } from './mvgl';
 import type { Solver } from './types';
 
 const SOLVERS: Solver[] = [];
@@ -39,3 +40,4 @@ export function getSolver(name: string): Solver {
 register(kmeansConcat, bsv);
 register(imvcCbg);
 register(cgl, cgmvcNc);
+register(mvgl);
