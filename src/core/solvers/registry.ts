@@ -8,6 +8,7 @@ import { bsv } from './bsv';
 import { cgl, cgmvcNc } from './cgl';
 import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
+import { mvgl } from './mvgl';
 import type { Solver } from './types';
 
 const SOLVERS: Solver[] = [];
@@ -41,3 +42,4 @@ register(kmeansConcat, bsv);
 register(imvcCbg);
 register(cgl, cgmvcNc);
 register(amgl);
+register(mvgl);
