@@ -67,11 +67,11 @@ export function boundedScan(w: Work): void {
     } else {
       unskipped++;
       // Every distance, and the full scan's rule: the first minimum, taken when strictly closer.
+      rowDistances(data, i, C, k, d, row);
       let best = 0;
       let min = Infinity;
       for (let j = 0; j < k; j++) {
-        const dij = j === a ? own : sqDist(data, i, C, j, d);
-        row[j] = dij;
+        const dij = row[j]!;
         if (dij < min) {
           min = dij;
           best = j;
@@ -137,4 +137,47 @@ export function halfGaps(C: Float64Array, half: Float64Array, k: number, d: numb
       if (cc < half[q]!) half[q] = cc;
     }
   }
+}
+
+/**
+ * row[j] := Σ_p (x_ip − c_jp)² for every centre j, each summed from zero over p = 0 … d − 1 as
+ * `sqDist` sums it (the same bits; row[labels(i)] is the own distance again), four centres per
+ * pass over p so each loaded x_ip serves four accumulators; the last k mod 4 one by one.
+ */
+export function rowDistances(
+  data: Float64Array,
+  i: number,
+  C: Float64Array,
+  k: number,
+  d: number,
+  row: Float64Array,
+): void {
+  const x = i * d;
+  let j = 0;
+  for (; j + 3 < k; j += 4) {
+    const c0 = j * d;
+    const c1 = c0 + d;
+    const c2 = c1 + d;
+    const c3 = c2 + d;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
+    for (let p = 0; p < d; p++) {
+      const v = data[x + p]!;
+      let t = v - C[c0 + p]!;
+      s0 += t * t;
+      t = v - C[c1 + p]!;
+      s1 += t * t;
+      t = v - C[c2 + p]!;
+      s2 += t * t;
+      t = v - C[c3 + p]!;
+      s3 += t * t;
+    }
+    row[j] = s0;
+    row[j + 1] = s1;
+    row[j + 2] = s2;
+    row[j + 3] = s3;
+  }
+  for (; j < k; j++) row[j] = sqDist(data, i, C, j, d);
 }

@@ -3,7 +3,8 @@
  * committed module is the build of its source; every value equals the plain sequential sum
  * Σ_p (x_ip − c_jp)² bit for bit (row counts around the eight-row blocks, one to many features,
  * partial centre lists); a call never reads another call's X; and whole k-means runs give the
- * same labels, SSEs and centres with either loop.
+ * same labels, SSEs and centres with either loop. Hamerly's all-centre row loop (`rowDistances`,
+ * four centres per pass) gives the same bits as the plain sum too.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtWat } from '../../helpers/wasm-build';
@@ -14,6 +15,7 @@ import {
   setDistBackend,
 } from '../../../src/core/cluster/dist-kernel';
 import { kmeans } from '../../../src/core/cluster/kmeans';
+import { rowDistances } from '../../../src/core/cluster/kmeans-bounds';
 import { DIST_WASM } from '../../../src/core/cluster/wasm/dist-wasm';
 import type { Mat } from '../../../src/core/linalg/types';
 import { createRng } from '../../../src/core/random';
@@ -139,6 +141,24 @@ describe('k-means with either loop', () => {
       expect(Array.from(w.replicateSse)).toEqual(Array.from(t.replicateSse));
       expect(Array.from(w.centers.data)).toEqual(Array.from(t.centers.data));
       expect(w.iterations).toBe(t.iterations);
+    }
+  });
+});
+
+describe('rowDistances (the bounded scan of a row it cannot skip)', () => {
+  it('equals the sequential sum bit for bit around the four-centre blocks', () => {
+    for (const d of [1, 2, 3, 7, 20, 65]) {
+      for (const k of [1, 2, 3, 4, 5, 7, 8, 9, 13]) {
+        const X = gaussian(11, d, 100 * d + k, 1e3);
+        const C = gaussian(k, d, 7 * d + k, 1e3).data;
+        const all = Array.from({ length: k }, (_, j) => j);
+        const want = plain(X, C, k, all);
+        const row = new Float64Array(k).fill(-1);
+        for (let i = 0; i < X.rows; i++) {
+          rowDistances(X.data, i, C, k, d, row);
+          expect(Array.from(row)).toEqual(Array.from(want.subarray(i * k, (i + 1) * k)));
+        }
+      }
     }
   });
 });
