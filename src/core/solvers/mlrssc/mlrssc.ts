@@ -8,9 +8,16 @@
  * 'fast' applies (K + 3μI)⁻¹ from one eigendecomposition of each K per solve (two GEMMs);
  * 'dense' factorises K + 3μI by Cholesky every iteration (the reference's arithmetic, for tests).
  */
-import { choleskyFactor, choleskySolve, matmul, matmulTA, symEig } from '../../linalg/kernels';
+import {
+  choleskyFactor,
+  choleskySolve,
+  matmul,
+  matmulTA,
+  matmulTB,
+  svd,
+  symEig,
+} from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
-import { singularValueThreshold } from '../../prox/svt';
 
 export interface MlrsscOptions {
   readonly variant: 'pairwise' | 'centroid';
@@ -64,6 +71,30 @@ function denseInverse(K: readonly Mat[], n: number): Inverse {
     for (let i = 0; i < n; i++) M.data[i * n + i]! += 3 * mu;
     choleskySolve(choleskyFactor(M), B, out);
   };
+}
+
+/**
+ * prox of τ‖·‖_* into out: Golub–Kahan SVD (divide and conquer, linalg/svd-gk.ts), shrink,
+ * recompose the kept r pairs (one (n, r)·(r, n) GEMM). Returns r.
+ */
+function svtInto(B: Mat, tau: number, out: Mat): number {
+  const { U, s, V } = svd(B);
+  const q = s.length;
+  const m = B.rows;
+  const n = B.cols;
+  let r = 0;
+  while (r < q && s[r]! > tau) r++;
+  if (r === 0) {
+    out.data.fill(0, 0, m * n);
+    return 0;
+  }
+  const us = new Float64Array(m * r);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < r; j++) us[i * r + j] = U.data[i * q + j]! * (s[j]! - tau);
+  const vr = new Float64Array(n * r);
+  for (let i = 0; i < n; i++) for (let j = 0; j < r; j++) vr[i * r + j] = V.data[i * q + j]!;
+  matmulTB({ rows: m, cols: r, data: us }, { rows: n, cols: r, data: vr }, out);
+  return r;
 }
 
 const square = (n: number): Mat => ({ rows: n, cols: n, data: new Float64Array(n * n) });
@@ -121,7 +152,7 @@ export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
       for (let i = 0; i < n; i++) c2[i * n + i] = 0;
       // C1 = SVT(A + Λ3/μ, λ1/μ).
       for (let i = 0; i < nn; i++) b[i] = a[i]! + l3[i]! / mu;
-      rankC1[v] = singularValueThreshold(B, lambda1 / mu, C1[v]).rank;
+      rankC1[v] = svtInto(B, lambda1 / mu, C1[v]!);
       // C3: the agreement with the other views (pairwise) or with the centroid.
       if (o.variant === 'pairwise') {
         const cs = Csum.data;
