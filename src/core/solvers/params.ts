@@ -60,6 +60,12 @@ export function describeSpec(spec: ParamSpec): string {
       return 'true or false';
     case 'enum':
       return `one of ${spec.values.map((v) => `'${v}'`).join(', ')}`;
+    case 'numbers':
+      return (
+        'a comma-separated list of numbers, one per view, each ' +
+        (spec.exclusiveMin ? `above ${spec.min}` : `from ${spec.min}`) +
+        ` to ${spec.max} (empty: the default rule)`
+      );
   }
 }
 
@@ -84,6 +90,9 @@ function coerce(spec: ParamSpec, raw: ParamValue): ParamValue {
       return raw === 'true' ? true : raw === 'false' ? false : raw;
     case 'enum':
       return raw;
+    case 'numbers':
+      if (raw.trim() === '') return null;
+      return raw.split(',').map((t) => (DECIMAL_NUMBER.test(t.trim()) ? Number(t.trim()) : NaN));
   }
 }
 
@@ -110,6 +119,15 @@ function check(name: string, spec: ParamSpec, value: ParamValue, given: ParamVal
     case 'enum':
       if (typeof value !== 'string' || !spec.values.includes(value)) bad();
       return value;
+    case 'numbers': {
+      if (value === null) return null;
+      if (!Array.isArray(value) || value.length === 0) bad();
+      for (const x of value as readonly unknown[]) {
+        if (typeof x !== 'number' || !Number.isFinite(x) || x > spec.max) bad();
+        if (spec.exclusiveMin ? (x as number) <= spec.min : (x as number) < spec.min) bad();
+      }
+      return Object.freeze([...(value as readonly number[])]);
+    }
   }
 }
 

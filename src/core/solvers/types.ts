@@ -36,10 +36,19 @@ export type ParamSpec =
       readonly values: readonly string[];
       readonly default: string;
       readonly doc: string;
+    }
+  | {
+      /** A per-view number list ('1,2.5,3' on the CLI); null (the default) means "the rule". */
+      readonly type: 'numbers';
+      readonly min: number;
+      readonly max: number;
+      readonly exclusiveMin?: boolean;
+      readonly default: null;
+      readonly doc: string;
     };
 
 export type ParamSchema = Readonly<Record<string, ParamSpec>>;
-export type ParamValue = number | boolean | string;
+export type ParamValue = number | boolean | string | readonly number[] | null;
 /** Validated parameters with their types erased: what crosses a host boundary. */
 export type Params = Readonly<Record<string, ParamValue>>;
 
@@ -50,7 +59,9 @@ export type ValueOf<P extends ParamSpec> = P extends { readonly type: 'int' | 'n
     ? boolean
     : P extends { readonly type: 'enum'; readonly values: readonly (infer E)[] }
       ? E
-      : never;
+      : P extends { readonly type: 'numbers' }
+        ? readonly number[] | null
+        : never;
 
 /** Typed parameters of a schema: `params.lamda` for a schema with `lambda` does not compile. */
 export type ParamsOf<S extends ParamSchema> = { readonly [K in keyof S]: ValueOf<S[K]> };

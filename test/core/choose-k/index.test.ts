@@ -9,7 +9,7 @@ import { chooseK, parseKRange, type ChooseKStep } from '../../../src/core/choose
 import type { MultiViewDataset } from '../../../src/core/dataset';
 import { createRng } from '../../../src/core/random';
 import { listSolvers } from '../../../src/core/solvers/registry';
-import type { Solver } from '../../../src/core/solvers/types';
+import type { ParamValue, Solver } from '../../../src/core/solvers/types';
 import { dataset, denseView } from '../../helpers/toy';
 
 /**
@@ -131,7 +131,7 @@ describe('every solver declaring a graph hands one out', () => {
   }
 });
 
-function defaults(s: Solver): Record<string, number | boolean | string> {
+function defaults(s: Solver): Record<string, ParamValue> {
   return Object.fromEntries(Object.entries(s.schema).map(([k, spec]) => [k, spec.default]));
 }
 

@@ -96,3 +96,24 @@ describe('validateParams', () => {
     ]);
   });
 });
+
+describe("the 'numbers' type (per-view lists)", () => {
+  const lists: ParamSchema = {
+    sigma: { type: 'numbers', min: 0, max: 1e6, exclusiveMin: true, default: null, doc: 'widths' },
+  };
+  it('parses CLI text, keeps arrays, and null or empty text is the default', () => {
+    expect(validateParams(lists, { sigma: '1,2.5,3' })).toEqual({ sigma: [1, 2.5, 3] });
+    expect(validateParams(lists, { sigma: ' 4 , 1e-2' })).toEqual({ sigma: [4, 0.01] });
+    expect(validateParams(lists, { sigma: [7, 8] })).toEqual({ sigma: [7, 8] });
+    expect(validateParams(lists, {})).toEqual({ sigma: null });
+    expect(validateParams(lists, { sigma: '' })).toEqual({ sigma: null });
+  });
+  it.each([['1,,2'], ['1,x'], ['0,1'], ['2e6'], [[]], [[1, NaN]], [3]])(
+    'refuses %j naming the parameter and the bounds',
+    (raw) => {
+      expect(() => validateParams(lists, { sigma: raw })).toThrow(
+        /parameter 'sigma' must be a comma-separated list of numbers, one per view, each above 0 to 1000000/,
+      );
+    },
+  );
+});

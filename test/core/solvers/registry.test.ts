@@ -19,6 +19,8 @@ function badValues(spec: ParamSpec): ParamValue[] {
       return ['maybe', 1];
     case 'enum':
       return ['not-a-value', 3];
+    case 'numbers':
+      return [[spec.max * 2 + 1], [], 'x', '1,,2', 3];
   }
 }
 

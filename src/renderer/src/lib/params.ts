@@ -21,7 +21,8 @@ export type Checked = { ok: true; value: ParamValue } | { ok: false; message: st
 
 /** The field's initial value: the schema's default. */
 export function initialValue(p: ParamInfo): FieldValue {
-  return p.spec.type === 'boolean' ? p.spec.default : String(p.spec.default);
+  if (p.spec.type === 'boolean') return p.spec.default;
+  return p.spec.default === null ? '' : String(p.spec.default);
 }
 
 /** Parses and checks one field against its spec. */
@@ -48,6 +49,14 @@ export function checkParam(p: ParamInfo, raw: FieldValue): Checked {
       const exclusive = spec.type === 'number' && spec.exclusiveMin === true;
       if (exclusive ? x <= spec.min : x < spec.min) return fail(x);
       return { ok: true, value: x };
+    }
+    case 'numbers': {
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      if (text === '') return { ok: true, value: null };
+      const xs = text.split(',').map((t) => (DECIMAL_NUMBER.test(t.trim()) ? Number(t) : NaN));
+      const low = (x: number) => (spec.exclusiveMin === true ? x <= spec.min : x < spec.min);
+      if (xs.some((x) => !Number.isFinite(x) || x > spec.max || low(x))) return fail(raw);
+      return { ok: true, value: xs };
     }
   }
 }

@@ -1,0 +1,42 @@
+/**
+ * The kernels of the MLRSSC reference code (`construct_kernel.m`, `opt_sigma.m`), by the same
+ * arithmetic: squared distances by the expansion ‖x‖² + ‖y‖² − 2x·y, symmetrised by an
+ * elementwise max with the transpose, diagonal zeroed, absolute value; the Gaussian
+ * exp(−D / (2σ²)) symmetrised by max again. opt_sigma is the median of all n² Euclidean
+ * distances (the zero diagonal included; a negative rounding gives 0).
+ */
+import { linearKernel } from '../../kernels/gram';
+import type { Mat } from '../../linalg/types';
+
+/** (n, n) squared distances of the rows of X, as construct_kernel.m forms them. */
+export function referenceSquaredDistances(X: Mat): Mat {
+  const n = X.rows;
+  const G = linearKernel(X);
+  const D = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      D[i * n + j] = G.data[i * n + i]! + G.data[j * n + j]! - 2 * G.data[i * n + j]!;
+    }
+  for (let i = 0; i < n; i++) {
+    D[i * n + i] = 0;
+    for (let j = 0; j < i; j++) {
+      const m = Math.abs(Math.max(D[i * n + j]!, D[j * n + i]!));
+      D[i * n + j] = m;
+      D[j * n + i] = m;
+    }
+  }
+  return { rows: n, cols: n, data: D };
+}
+
+/** opt_sigma.m: the median of the n² Euclidean distances (√ of max(D, 0)). */
+export function optSigma(D: Mat): number {
+  const d = Float64Array.from(D.data, (x) => Math.sqrt(Math.max(x, 0))).sort();
+  const m = d.length;
+  return m % 2 === 1 ? d[(m - 1) / 2]! : (d[m / 2 - 1]! + d[m / 2]!) / 2;
+}
+
+/** exp(−D / (2σ²)) (n, n), symmetric. */
+export function gaussianFromDistances(D: Mat, sigma: number): Mat {
+  const h = 2 * sigma * sigma;
+  return { rows: D.rows, cols: D.cols, data: Float64Array.from(D.data, (x) => Math.exp(-x / h)) };
+}
