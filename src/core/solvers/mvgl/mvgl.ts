@@ -29,7 +29,7 @@ import {
   laplacianBottomPairs,
   rowDistance,
   type Eigensolver,
-} from './sparse';
+} from '../../graph/laplacian-pairs';
 
 export interface MvglOptions {
   readonly neighbors: number;

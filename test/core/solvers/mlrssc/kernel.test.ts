@@ -11,7 +11,7 @@ import {
   gaussianFromDistances,
   optSigma,
   referenceSquaredDistances,
-} from '../../../../src/core/solvers/mlrssc/kernel';
+} from '../../../../src/core/kernels/reference';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS, SHARED } from '../../../helpers/paths';
 

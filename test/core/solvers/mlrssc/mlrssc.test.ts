@@ -14,7 +14,7 @@ import { denseValues } from '../../../../src/core/solvers/complete';
 import {
   gaussianFromDistances,
   referenceSquaredDistances,
-} from '../../../../src/core/solvers/mlrssc/kernel';
+} from '../../../../src/core/kernels/reference';
 import { affinity, mlrssc, type MlrsscOptions } from '../../../../src/core/solvers/mlrssc/mlrssc';
 import { createRng } from '../../../../src/core/random';
 import { loadDataset } from '../../../../src/io/load';

@@ -5,8 +5,8 @@
  * exp(−D / (2σ²)) symmetrised by max again. opt_sigma is the median of all n² Euclidean
  * distances (the zero diagonal included; a negative rounding gives 0).
  */
-import { linearKernel } from '../../kernels/gram';
-import type { Mat } from '../../linalg/types';
+import { linearKernel } from './gram';
+import type { Mat } from '../linalg/types';
 
 /** (n, n) squared distances of the rows of X, as construct_kernel.m forms them. */
 export function referenceSquaredDistances(X: Mat): Mat {

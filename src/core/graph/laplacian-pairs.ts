@@ -1,13 +1,13 @@
 /**
- * MVGL's sparse graph helpers (spec baselines-graph.md §2): the c + 1 smallest eigenpairs of a
+ * Sparse graph helpers (first written for MVGL, spec baselines-graph.md §2): the c + 1 smallest eigenpairs of a
  * graph Laplacian (dense full decomposition, or the block eigensolver warm-started from the last
  * F with the null space taken from the connected components), squared row distances of F on a
  * support, and CSR sums / norms. Every graph here is (n, n) CSR with sorted column indices.
  */
-import { blockEig, csrOp } from '../../linalg/blockeig';
-import { symEig } from '../../linalg/kernels';
-import type { Csr, Mat } from '../../linalg/types';
-import { connectedComponents } from '../../graph/components';
+import { blockEig, csrOp } from '../linalg/blockeig';
+import { symEig } from '../linalg/kernels';
+import type { Csr, Mat } from '../linalg/types';
+import { connectedComponents } from './components';
 
 export type Eigensolver = 'sparse' | 'dense';
 
