@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import type { MultiViewDataset } from '../core/dataset';
 import { MAX_SEEDS } from '../core/limits';
 import type { ProtocolKind, ProtocolStep } from '../core/protocol';
+import { PREPROCESS_MODES, type Preprocess } from '../core/views/preprocess';
 import { DECIMAL_INTEGER, ParamError, describeSpec, validateParams } from '../core/solvers/params';
 import { listSolvers } from '../core/solvers/registry';
 import type { ParamValue, Params, Solver } from '../core/solvers/types';
@@ -34,7 +35,15 @@ export type { RunSummary };
 /** Where bundles go without --out (relative to the working folder). */
 const OUT = 'mvstudio-runs';
 /** Flags of `run` that take a value (besides the method's parameters). */
-const RUN_FLAGS = new Set<string>(['k', 'seed', 'protocol', 'seeds', 'out', ...LOAD_FLAGS]);
+const RUN_FLAGS = new Set<string>([
+  'k',
+  'seed',
+  'protocol',
+  'seeds',
+  'preprocess',
+  'out',
+  ...LOAD_FLAGS,
+]);
 
 /** One run's settings, after parsing. */
 interface RunSettings {
@@ -44,6 +53,14 @@ interface RunSettings {
   readonly seed: number;
   readonly protocol: ProtocolKind;
   readonly seeds?: number;
+  readonly preprocess: Preprocess;
+}
+
+/** --preprocess: one of PREPROCESS_MODES (default 'none'), else a UsageError listing them. */
+function preprocessFlag(raw: string | undefined): Preprocess {
+  if (raw === undefined) return 'none';
+  if ((PREPROCESS_MODES as readonly string[]).includes(raw)) return raw as Preprocess;
+  throw new UsageError(`--preprocess takes ${PREPROCESS_MODES.join(', ')} (got '${raw}')`);
 }
 
 /**
@@ -137,6 +154,7 @@ async function runOne(
     protocol,
     seed,
     ...(settings.seeds !== undefined ? { seeds: settings.seeds } : {}),
+    preprocess: settings.preprocess,
   };
   let driven;
   try {
@@ -264,6 +282,7 @@ async function run(argv: string[]): Promise<number> {
     seed: intFlag('seed', get('seed') ?? String(DEFAULT_SEED), 0),
     protocol,
     ...(seedsRaw !== undefined ? { seeds: intFlag('seeds', seedsRaw, 1, MAX_SEEDS) } : {}),
+    preprocess: preprocessFlag(get('preprocess')),
   };
   const outDir = get('out') ?? OUT;
   await prepareOut(outDir);
@@ -286,6 +305,7 @@ const COMPARE_OPTIONS = {
   methods: { type: 'string' },
   seeds: { type: 'string' },
   seed: { type: 'string' },
+  preprocess: { type: 'string' },
   k: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
@@ -310,6 +330,7 @@ async function compare(argv: string[]): Promise<number> {
     seed: intFlag('seed', values.seed ?? String(DEFAULT_SEED), 0),
     protocol: 'paper' as const,
     seeds: intFlag('seeds', values.seeds ?? '20', 1, MAX_SEEDS),
+    preprocess: preprocessFlag(values.preprocess),
   };
   const outDir = values.out ?? OUT;
   await prepareOut(outDir);

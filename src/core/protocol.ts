@@ -26,6 +26,9 @@
  * provenance), the same object for every seed. A solver declaring `input: 'complete'` gets it
  * with every view's missing samples filled by the one rule of `solvers/complete.ts`, and the
  * run's notes say so (the solver's own note when it placed it, else the protocol's).
+ * `options.preprocess` (views/preprocess.ts) is applied before that fill, to the present
+ * samples only, so a filled sample takes the mean of the preprocessed ones; its note comes
+ * first in the run's notes and the mode is returned in `preprocess`.
  *
  * Every seed's labels are returned (4 bytes a sample a seed), so a host can show any seed's
  * clusters; the metrics of every seed are in `perSeed`.
@@ -51,6 +54,7 @@ import type { Mat } from './linalg/types';
 import { clusteringMetrics, silhouette } from './metrics';
 import { createRng, type Rng } from './random';
 import { fillMissing } from './solvers/complete';
+import { checkPreprocess, preprocessViews, type Preprocess } from './views/preprocess';
 import { SolverInputError, validateParams } from './solvers/params';
 import type { ParamValue, Solver, SolverInput, SolverOutput, SolverStep } from './solvers/types';
 
@@ -66,6 +70,8 @@ export interface ProtocolOptions {
   readonly replicates?: number;
   /** Cap on Lloyd iterations per k-means start (default 100). */
   readonly kmeansMaxIterations?: number;
+  /** Shared preprocessing of the views (views/preprocess.ts): default 'none', the reference. */
+  readonly preprocess?: Preprocess;
 }
 
 /** A step of the protocol: a solver (or k-means, or metrics) step and the seed it belongs to. */
@@ -111,6 +117,8 @@ export interface ProtocolResult {
   readonly notes: readonly string[];
   /** The seeds used, in order. */
   readonly seeds: readonly number[];
+  /** The preprocessing the solver's views went through ('none': the raw features). */
+  readonly preprocess: Preprocess;
 }
 
 interface Resolved {
@@ -364,9 +372,12 @@ export function* evaluate(
   const valid = validateParams(solver.schema, params);
   const resolved = resolveOptions(ds, k, options);
   const magnitudes = checkInput(ds, solver.name);
+  const preprocess = checkPreprocess(options.preprocess ?? 'none');
+  // Preprocessing first, on the present samples only; then the fill of a 'complete' method.
+  const pre = preprocessViews(ds.views, preprocess);
   // One label-free input for every seed (a solver may cache what it prepares from it), filled
   // once for a method that needs complete views.
-  const given: SolverInput = { n: ds.n, views: ds.views, sampleIds: ds.sampleIds };
+  const given: SolverInput = { n: ds.n, views: pre.views, sampleIds: ds.sampleIds };
   const { input, note: fillNote } =
     solver.input === 'complete' ? fillMissing(given) : { input: given, note: null };
   const seedCount = resolved.seeds.length;
@@ -452,10 +463,12 @@ export function* evaluate(
     iterations: output.iterations,
     converged: perSeed.every((r) => r.converged),
     notes: [
+      ...(pre.note !== null ? [pre.note] : []),
       ...output.notes,
       ...(fillNote !== null && !output.notes.includes(fillNote) ? [fillNote] : []),
       ...notes,
     ],
     seeds: resolved.seeds,
+    preprocess,
   };
 }

@@ -19,6 +19,7 @@ import { csvParseRows } from 'd3-dsv';
 import { version as appVersion } from '../../package.json';
 import { samplesByViewCount, type Decision, type MultiViewDataset } from '../core/dataset';
 import type { MetricSummary, ProtocolKind, ProtocolResult, SeedRun } from '../core/protocol';
+import { PREPROCESS_MODES, type Preprocess } from '../core/views/preprocess';
 import type { Params, ParamValue } from '../core/solvers/types';
 import type { LoadOptions } from '../shared/contract';
 import { fromWireJson, toWireJson } from '../shared/wire';
@@ -124,6 +125,8 @@ export interface RunRecord {
   readonly seed: number;
   readonly protocol: ProtocolKind;
   readonly seeds: readonly number[];
+  /** The shared preprocessing of the views (absent in bundles before it existed: 'none'). */
+  readonly preprocess?: Preprocess;
   readonly appVersion: string;
   readonly platform: { readonly os: string; readonly arch: string; readonly node: string };
   readonly timings: RunTimings;
@@ -189,6 +192,7 @@ function recordOf(b: RunBundle, files: readonly DatasetFile[], createdAt: Date):
     seed: b.seed,
     protocol: b.protocol,
     seeds: b.result.seeds,
+    preprocess: b.result.preprocess,
     appVersion,
     platform: { os: platform, arch, node: process.version },
     timings: b.timings,
@@ -283,6 +287,7 @@ const RECORD_CHECKS: Readonly<Record<string, Check>> = {
   seed: isInt,
   protocol: (v) => v === 'single' || v === 'paper',
   seeds: arrayOf(isInt),
+  preprocess: (v) => v === undefined || (PREPROCESS_MODES as readonly unknown[]).includes(v),
   appVersion: isStr,
   platform: isObject,
   timings: (v) =>

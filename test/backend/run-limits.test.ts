@@ -43,6 +43,7 @@ function workerResult(n: number): WorkerRunResult {
       converged: true,
       notes: [],
       seeds: [1],
+      preprocess: 'none',
     },
     timings: { total_s: 0, load_s: 0, solve_s: 0, kmeans_s: 0 },
     bundle: null,

@@ -94,6 +94,7 @@ const result: ProtocolResult = {
   converged: true,
   notes: ['a note'],
   seeds: [7, 8],
+  preprocess: 'zscore',
 };
 
 async function bundleFor(sampleIds: string[] | null): Promise<RunBundle> {
@@ -137,6 +138,7 @@ describe('run bundles', () => {
       seed: 7,
       protocol: 'paper',
       seeds: [7, 8],
+      preprocess: 'zscore',
       appVersion: version,
       platform: { os: process.platform, arch: process.arch, node: process.version },
       timings: b.timings,
@@ -178,6 +180,11 @@ describe('run bundles', () => {
     const rec = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
     await writeFile(path, JSON.stringify({ ...rec, k: 'two' }));
     await expect(readRunBundle(out)).rejects.toThrow(/field 'k' is missing or malformed/);
+    await writeFile(path, JSON.stringify({ ...rec, preprocess: 'whiten' }));
+    await expect(readRunBundle(out)).rejects.toThrow(/field 'preprocess' is missing or malformed/);
+    const { preprocess: _, ...older } = rec;
+    await writeFile(path, JSON.stringify(older));
+    expect((await readRunBundle(out)).preprocess).toBeUndefined();
     await writeFile(path, JSON.stringify({ ...rec, version: 2 }));
     await expect(readRunBundle(out)).rejects.toThrow(/unsupported run record version 2/);
     await expect(readRunBundle(join(dir, 'nope'))).rejects.toBeInstanceOf(DataError);
