@@ -19,6 +19,8 @@ options:
   --protocol single|paper
                          single: one run; paper: mean ± std over --seeds seeds
   --seeds n              paper protocol: how many seeds, 1 to ${MAX_SEEDS} (default 20)
+  --preprocess none|l2-rows|zscore
+                         per-view preprocessing before the method (default none: raw features)
   --out dir              where the bundle goes (default ./mvstudio-runs)
   --json                 print the run summary as JSON
   -h, --help             this text
@@ -36,6 +38,8 @@ options:
   --seeds n              how many seeds, 1 to ${MAX_SEEDS} (default 20)
   --seed n               the first seed (default ${DEFAULT_SEED})
   --k n                  the number of clusters; default the number of classes of the labels
+  --preprocess none|l2-rows|zscore
+                         per-view preprocessing before the method (default none: raw features)
   --out dir              where the bundles go (default ./mvstudio-runs)
   --json                 print the run summaries as a JSON array
   -h, --help             this text`;
