@@ -132,7 +132,7 @@ export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => num
 }
 
 /** Squared Euclidean distance as the reference forms it: max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0). */
-function gramDistance(X: Mat): (i: number, j: number) => number {
+export function gramDistance(X: Mat): (i: number, j: number) => number {
   const { rows, cols, data } = X;
   const sq = new Float64Array(rows);
   for (let i = 0; i < rows; i++) {

@@ -72,6 +72,8 @@ describe('declarations of the registered solvers', () => {
       'imvc-cbg': ['incomplete', false],
       cgl: ['complete', false],
       'cgmvc-nc': ['complete', false],
+      amgl: ['complete', true],
+      mvgl: ['complete', false],
     });
   });
 
@@ -79,7 +81,9 @@ describe('declarations of the registered solvers', () => {
     for (const s of listSolvers()) {
       const params = validateParams(s.schema, {});
       const cap = s.iterationCap(params);
-      if (cap !== null) expect(cap).toBe(params['iterations']);
+      // MVGL's cap is its outer loop's (each pass runs up to innerIterations per stage).
+      const capParam = 'outerIterations' in params ? 'outerIterations' : 'iterations';
+      if (cap !== null) expect(cap, s.name).toBe(params[capParam]);
       const f = s.footprint(shape, params);
       expect(f.bytes, s.name).toBeGreaterThan(0);
       expect(f.quadratic, s.name).toBe(false);

@@ -61,12 +61,14 @@ export const mvgl = defineSolver({
   graph: 'the final symmetric global graph, whose connected components are the labels',
   iterationCap: (p) => p.outerIterations,
   footprint: ({ n, dims, k }, p) => {
-    // The dense copies of the views, V learnt graphs and their PKN graphs (≈ 2·n·k entries
-    // each, 12 bytes), the global graph and S0 (≈ 2·V·n·k entries), the weights' (V + 1)·n
-    // scratch, the eigensolver's blocks (≈ 8 of n × (c + 4)); the dense path adds n × n twice.
+    // The dense copies of the views; stage 2's graphs live on the union of the views'
+    // symmetrised kNN patterns (up to 2·k·V entries a row, 12 bytes each), and about 2V + 6 of
+    // them are live at once (S_v and their weighted copies, S0, A, S, transposes); the weights'
+    // (V + 1)·n scratch, the eigensolver's blocks (≈ 8 of n × (c + 4)), the kNN and GEMM
+    // workspace; the dense path adds n × n twice.
     const V = dims.length;
     const views = 8 * n * dims.reduce((a, d) => a + d, 0);
-    const graphs = 12 * 2 * n * p.neighbors * (2 * V + 4);
+    const graphs = 12 * 2 * n * p.neighbors * V * (2 * V + 6) + 2 ** 20;
     const eig = 8 * 8 * n * (k + 5);
     const dense = p.eigensolver === 'dense' ? 16 * n * n : 0;
     return {

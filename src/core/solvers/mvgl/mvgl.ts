@@ -18,7 +18,7 @@
 import type { Csr, Mat } from '../../linalg/types';
 import { connectedComponents } from '../../graph/components';
 import { knn } from '../../graph/knn';
-import { pknRows, referenceNeighbours, symmetrise } from '../../graph/pkn';
+import { gramDistance, pknRows, referenceNeighbours, symmetrise } from '../../graph/pkn';
 import { transposeCsr } from '../../linalg/sparse';
 import { projectSimplexNewtonAt } from '../../prox/simplex';
 import type { SolverStep } from '../types';
@@ -81,22 +81,6 @@ export interface MvglResult {
 }
 
 const EPS = 2.220446049250313e-16;
-
-/** Squared distances as the reference forms them, max(‖x_i‖² + ‖x_j‖² − 2x_i·x_j, 0). */
-function gramDistance(X: Mat): (i: number, j: number) => number {
-  const { rows, cols, data } = X;
-  const sq = new Float64Array(rows);
-  for (let i = 0; i < rows; i++) {
-    let s = 0;
-    for (let p = i * cols; p < (i + 1) * cols; p++) s += data[p]! * data[p]!;
-    sq[i] = s;
-  }
-  return (i, j) => {
-    let d = 0;
-    for (let p = 0; p < cols; p++) d += data[i * cols + p]! * data[j * cols + p]!;
-    return Math.max(sq[i]! + sq[j]! - 2 * d, 0);
-  };
-}
 
 /** Stage 1 on one view X (n, d): the learnt symmetric S_v and its record. */
 export function viewGraph(X: Mat, c: number, o: MvglOptions): { S: Csr; record: ViewGraphRecord } {
