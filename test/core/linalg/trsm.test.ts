@@ -1,13 +1,14 @@
 /**
- * trsmLeft's substitution leaf (n ≤ 32, no GEMM) against a plain one-row-per-pass substitution
- * written here, bit for bit: the leaf subtracts four solved rows per pass over the right-hand
- * sides but keeps each multiply and subtract, and their order, so the bits must not move. Zero
+ * trsmLeft's and trsmRight's substitution leaves (n ≤ 32, no GEMM) against a plain one-row-per-pass substitution
+ * written here, bit for bit: the left leaf subtracts four solved rows per pass over the right-hand
+ * sides, the right leaf solves four rows of B together, but both keep each multiply and subtract,
+ * and their order, so the bits must not move. Zero
  * coefficients are skipped (a NaN in a skipped row's x does not spread), and every storage /
  * transposition / unit-diagonal combination is covered. Above the leaf (GEMM updates) the
  * solve is checked by its residual ‖op(T)·X − B‖_F ≤ 8n·ε·‖T‖_F‖X‖_F.
  */
 import { describe, expect, it } from 'vitest';
-import { trsmLeft, type Tri } from '../../../src/core/linalg/trsm';
+import { trsmLeft, trsmRight, type Tri } from '../../../src/core/linalg/trsm';
 import { createRng } from '../../../src/core/random';
 
 const EPS = Number.EPSILON;
@@ -58,6 +59,27 @@ function reference(
   }
 }
 
+/** x_k = (b_k − Σ_p x_p·op(T)[p, k], p ascending) / op(T)[k, k], row by row, k in solve order. */
+function referenceRight(
+  t: Float64Array,
+  n: number,
+  m: number,
+  T: Omit<Tri, 'data' | 'offset' | 'ld'>,
+  b: Float64Array,
+): void {
+  const op = opT(t, n, T);
+  const upper = T.lower === T.trans;
+  for (let i = 0; i < m; i++) {
+    for (let s = 0; s < n; s++) {
+      const k = upper ? s : n - 1 - s;
+      let acc = b[i * n + k]!;
+      const [p0, p1] = upper ? [0, k] : [k + 1, n];
+      for (let p = p0; p < p1; p++) acc -= b[i * n + p]! * op(p, k);
+      b[i * n + k] = T.unit ? acc : acc / op(k, k);
+    }
+  }
+}
+
 const kinds = [false, true].flatMap((lower) =>
   [false, true].flatMap((trans) => [false, true].map((unit) => ({ lower, trans, unit }))),
 );
@@ -75,6 +97,21 @@ describe('trsmLeft', () => {
         reference(t, n, r, kind, want);
         trsmLeft(n, r, { data: t, offset: 0, ld: n, ...kind }, { data: b, offset: 0, ld: r });
         for (let k = 0; k < n * r; k++) expect(Object.is(b[k], want[k])).toBe(true);
+      }
+    },
+  );
+
+  it.each(kinds.flatMap((k) => [1, 5, 32].map((n) => [n, k] as const)))(
+    'trsmRight: the leaf equals the one-row substitution bit for bit: n = %i, %o',
+    (n, kind) => {
+      for (const m of [1, 4, 11]) {
+        const t = randTri(n, 200 + n, true);
+        const rng = createRng(9 + m);
+        const b = Float64Array.from({ length: m * n }, () => rng.next() - 0.5);
+        const want = b.slice();
+        referenceRight(t, n, m, kind, want);
+        trsmRight(m, n, { data: t, offset: 0, ld: n, ...kind }, { data: b, offset: 0, ld: n });
+        for (let k = 0; k < m * n; k++) expect(Object.is(b[k], want[k])).toBe(true);
       }
     },
   );
