@@ -102,7 +102,10 @@ function opStrides(T: Tri): [number, number] {
 
 /**
  * Substitution for the left solve, by rows of B (each row an axpy of r contiguous values):
- * x_i = (b_i − Σ_p op(T)[i, p]·x_p) / op(T)[i, i] over the already solved p.
+ * x_i = (b_i − Σ_p op(T)[i, p]·x_p) / op(T)[i, i] over the already solved p, ascending. Four
+ * solved rows are subtracted per pass over the r values (one read and write of row i instead of
+ * four), each as its own rounded multiply and subtract in the same order as one row per pass, so
+ * the bits are the same; a zero op(T)[i, p] is skipped (as the one-row loop did).
  */
 function leafLeft(n: number, r: number, T: Tri, B: Strided): void {
   const b = B.data;
@@ -116,36 +119,115 @@ function leafLeft(n: number, r: number, T: Tri, B: Strided): void {
   for (let s = 0; s < n; s++) {
     const i = forward ? s : n - 1 - s;
     const bi = b0 + i * ld;
-    const p0 = forward ? 0 : i + 1;
+    const ti = t0 + i * si;
     const p1 = forward ? i : n;
-    for (let p = p0; p < p1; p++) {
-      const tip = t[t0 + i * si + p * sj]!;
-      if (tip === 0) continue;
-      const bp = b0 + p * ld;
-      for (let c = 0; c < r; c++) b[bi + c]! -= tip * b[bp + c]!;
+    let p = forward ? 0 : i + 1;
+    for (; p + 4 <= p1; p += 4) {
+      const u0 = t[ti + p * sj]!;
+      const u1 = t[ti + (p + 1) * sj]!;
+      const u2 = t[ti + (p + 2) * sj]!;
+      const u3 = t[ti + (p + 3) * sj]!;
+      const q0 = b0 + p * ld;
+      if (u0 === 0 || u1 === 0 || u2 === 0 || u3 === 0) {
+        axpyRows(b, B, bi, r, t, ti, sj, p, p + 4);
+        continue;
+      }
+      const q1 = q0 + ld;
+      const q2 = q1 + ld;
+      const q3 = q2 + ld;
+      for (let c = 0; c < r; c++) {
+        let v = b[bi + c]!;
+        v -= u0 * b[q0 + c]!;
+        v -= u1 * b[q1 + c]!;
+        v -= u2 * b[q2 + c]!;
+        v -= u3 * b[q3 + c]!;
+        b[bi + c] = v;
+      }
     }
+    axpyRows(b, B, bi, r, t, ti, sj, p, p1);
     if (!unit) {
-      const d = 1 / t[t0 + i * (si + sj)]!;
+      const d = 1 / t[ti + i * sj]!;
       for (let c = 0; c < r; c++) b[bi + c]! *= d;
     }
   }
 }
 
 /**
+ * Row bi of B −= op(T)[i, q]·x_q (op(T)[i, q] = t[ti + q·sj]) for q = q0 … q1 − 1 ascending,
+ * one row per pass, skipping zero coefficients: the remainder and the zero-bearing groups of
+ * `leafLeft`.
+ */
+function axpyRows(
+  b: Float64Array,
+  B: Strided,
+  bi: number,
+  r: number,
+  t: Float64Array,
+  ti: number,
+  sj: number,
+  q0: number,
+  q1: number,
+): void {
+  for (let q = q0; q < q1; q++) {
+    const u = t[ti + q * sj]!;
+    if (u === 0) continue;
+    const bq = B.offset + q * B.ld;
+    for (let c = 0; c < r; c++) b[bi + c]! -= u * b[bq + c]!;
+  }
+}
+
+/**
  * Substitution for the right solve, row by row of B: for op(T) upper,
  * x_k = (b_k − Σ_{p<k} x_p·op(T)[p, k]) / op(T)[k, k] for k ascending; for lower, descending.
+ * The rows are independent, so four are solved together (four sums in flight instead of one
+ * chain of dependent subtractions), each in the one-row order, so the bits are the same.
  */
 function leafRight(m: number, n: number, T: Tri, B: Strided): void {
   const b = B.data;
   const ld = B.ld;
-  const b0 = B.offset;
   const t = T.data;
   const t0 = T.offset;
   const [si, sj] = opStrides(T);
   const unit = T.unit;
   const upper = T.lower === T.trans;
-  for (let i = 0; i < m; i++) {
-    const bi = b0 + i * ld;
+  let i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const r0 = B.offset + i * ld;
+    const r1 = r0 + ld;
+    const r2 = r1 + ld;
+    const r3 = r2 + ld;
+    for (let s = 0; s < n; s++) {
+      const k = upper ? s : n - 1 - s;
+      const tk = t0 + k * sj;
+      let a0 = b[r0 + k]!;
+      let a1 = b[r1 + k]!;
+      let a2 = b[r2 + k]!;
+      let a3 = b[r3 + k]!;
+      const p0 = upper ? 0 : k + 1;
+      const p1 = upper ? k : n;
+      for (let p = p0; p < p1; p++) {
+        const u = t[tk + p * si]!;
+        a0 -= b[r0 + p]! * u;
+        a1 -= b[r1 + p]! * u;
+        a2 -= b[r2 + p]! * u;
+        a3 -= b[r3 + p]! * u;
+      }
+      if (unit) {
+        b[r0 + k] = a0;
+        b[r1 + k] = a1;
+        b[r2 + k] = a2;
+        b[r3 + k] = a3;
+      } else {
+        const d = t[tk + k * si]!;
+        b[r0 + k] = a0 / d;
+        b[r1 + k] = a1 / d;
+        b[r2 + k] = a2 / d;
+        b[r3 + k] = a3 / d;
+      }
+    }
+  }
+  for (; i < m; i++) {
+    const bi = B.offset + i * ld;
     for (let s = 0; s < n; s++) {
       const k = upper ? s : n - 1 - s;
       const tk = t0 + k * sj;
