@@ -3,9 +3,9 @@
  * `npm run build:wasm`: compiles the WebAssembly text sources in src/core/linalg/wasm/,
  * src/core/fft/wasm/ and src/core/cluster/wasm/ with wabt (the npm build of the WebAssembly
  * Binary Toolkit) and writes each module's bytes into a TypeScript file beside it (gemm.wat →
- * gemm-wasm.ts, gemm-fma.wat → gemm-fma-wasm.ts, csr.wat → csr-wasm.ts, panel.wat → panel-wasm.ts, dist.wat → dist-wasm.ts), so
+ * gemm-wasm.ts, gemm-fma.wat → gemm-fma-wasm.ts, csr.wat → csr-wasm.ts, symv.wat → symv-wasm.ts, panel.wat → panel-wasm.ts, dist.wat → dist-wasm.ts), so
  * the app needs nothing at run time but those committed modules. The tests (gemm-wasm.test.ts,
- * csr-kernel.test.ts, fft-panel-wasm.test.ts, kmeans-dist.test.ts) recompile the .wat the same
+ * csr-kernel.test.ts, symv-kernel.test.ts, fft-panel-wasm.test.ts, kmeans-dist.test.ts) recompile the .wat the same
  * way and check the committed bytes equal it.
  * `--check` writes nothing and exits 1 when a committed module is stale.
  */
@@ -42,6 +42,13 @@ const MODULES = [
     out: 'csr-wasm.ts',
     name: 'CSR_WASM',
     what: 'sparse (CSR) times a dense\n * block, which csr-kernel.ts instantiates on first use',
+  },
+  {
+    dir: linalg,
+    wat: 'symv.wat',
+    out: 'symv-wasm.ts',
+    name: 'SYMV_WASM',
+    what: 'the symmetric matrix-vector\n * product of the Householder tridiagonalisation, which symv-kernel.ts instantiates on first use',
   },
   {
     dir: fft,

@@ -6,7 +6,8 @@
  * reflectors are reduced with level-2 work on the partially updated matrix, and the trailing
  * block then takes the symmetric rank-2NB update A ← A − V·Wᵀ − W·Vᵀ in GEMM. Of the (4/3)n³
  * flops half are in GEMM; the other half are the symmetric matrix-vector products A₂₂·v, one per
- * reflector, memory-bound, which read each entry of the upper triangle once, two rows at a time.
+ * reflector, memory-bound, which read each entry of the upper triangle once (symv-kernel.ts: wasm SIMD
+ * with the matrix resident in module memory for the whole reduction, or TypeScript).
  *
  * Storage is that of eig.ts's unblocked `tridiagonalize`: row-major, upper triangle, reflector k
  * left in row k (v_k[k+1] = 1 implicit, v_k[k+2..] at a[k·n + k+2 ..]), τ_k in tau[k], so the
@@ -14,6 +15,7 @@
  */
 import { gemmStrided } from './gemm';
 import { applyBlockLeft, blockReflectorT, blockWork, householder } from './householder';
+import { type SymvWorkspace, symvUpper, symvWorkspace } from './symv-kernel';
 
 /** Reflectors per panel (the inner dimension of the trailing update is 2·NB). */
 const NB = 32;
@@ -33,12 +35,30 @@ export function tridiagonalizeBlocked(
   tau: Float64Array,
 ): void {
   if (n === 0) return;
+  // With the wasm kernel the matrix is reduced in place in the module's memory (symv-kernel.ts)
+  // and copied back at the end; otherwise in `a` with the TypeScript product.
+  const ws = symvWorkspace(n);
+  if (ws) {
+    ws.a.set(a.subarray(0, n * n));
+    reduce(ws.a, n, d, e, tau, ws);
+    a.set(ws.a);
+  } else reduce(a, n, d, e, tau, null);
+}
+
+function reduce(
+  a: Float64Array,
+  n: number,
+  d: Float64Array,
+  e: Float64Array,
+  tau: Float64Array,
+  ws: SymvWorkspace | null,
+): void {
   d[0] = a[0]!;
   // Rows 0..NB−1: V_j (reflector j of the panel, zero up to its pivot row), rows NB..2NB−1:
   // W_j; `wv` holds the same two halves swapped, so A −= vwᵀ·wv is the rank-2NB update.
   const vw = new Float64Array(2 * NB * n);
   const wv = new Float64Array(2 * NB * n);
-  const p = new Float64Array(n);
+  const p = ws ? ws.p : new Float64Array(n);
   const dots = new Float64Array(2 * NB);
   for (let k0 = 0; k0 < n - 1; k0 += NB) {
     const nb = Math.min(NB, n - 1 - k0);
@@ -55,7 +75,10 @@ export function tridiagonalizeBlocked(
       for (let c = k + 2; c < n; c++) vi[c] = a[k * n + c]!;
       if (t === 0) continue;
       // p = (A₂₂ − V·Wᵀ − W·Vᵀ)·v over indices k+1..n−1, A₂₂ as at the panel's start.
-      symvUpper(a, n, k + 1, vi, p);
+      if (ws) {
+        ws.u.set(vi.subarray(k + 1, n), k + 1);
+        ws.run(k + 1);
+      } else symvUpper(a, n, k + 1, vi, p);
       for (let j = 0; j < i; j++) {
         const vj = (j * n) | 0;
         const wj = ((NB + j) * n) | 0;
@@ -104,70 +127,6 @@ function updateRow(a: Float64Array, n: number, k: number, i: number, vw: Float64
     const vk = vw[vj + k]!;
     const wk = vw[wj + k]!;
     for (let c = k; c < n; c = (c + 1) | 0) a[r + c]! -= vk * vw[wj + c]! + wk * vw[vj + c]!;
-  }
-}
-
-/**
- * p[from..n) = S·u for the symmetric S = a[from.., from..] stored in its upper triangle: entry
- * a_ij (j > i) contributes a_ij·u_j to p_i and a_ij·u_i to p_j. Four rows at a time, so each
- * load of u_j and p_j serves four entries; every entry is read once. 4 flops per entry.
- */
-function symvUpper(
-  a: Float64Array,
-  n: number,
-  from: number,
-  u: Float64Array,
-  p: Float64Array,
-): void {
-  p.fill(0, from, n);
-  let i = from;
-  for (; i + 3 < n; i += 4) {
-    const r0 = i * n;
-    const r1 = r0 + n;
-    const r2 = r1 + n;
-    const r3 = r2 + n;
-    const u0 = u[i]!;
-    const u1 = u[i + 1]!;
-    const u2 = u[i + 2]!;
-    const u3 = u[i + 3]!;
-    // The 4×4 diagonal block, from its upper triangle.
-    const a01 = a[r0 + i + 1]!;
-    const a02 = a[r0 + i + 2]!;
-    const a03 = a[r0 + i + 3]!;
-    const a12 = a[r1 + i + 2]!;
-    const a13 = a[r1 + i + 3]!;
-    const a23 = a[r2 + i + 3]!;
-    let acc0 = a[r0 + i]! * u0 + a01 * u1 + a02 * u2 + a03 * u3;
-    let acc1 = a01 * u0 + a[r1 + i + 1]! * u1 + a12 * u2 + a13 * u3;
-    let acc2 = a02 * u0 + a12 * u1 + a[r2 + i + 2]! * u2 + a23 * u3;
-    let acc3 = a03 * u0 + a13 * u1 + a23 * u2 + a[r3 + i + 3]! * u3;
-    for (let j = i + 4; j < n; j = (j + 1) | 0) {
-      const x0 = a[(r0 + j) | 0]!;
-      const x1 = a[(r1 + j) | 0]!;
-      const x2 = a[(r2 + j) | 0]!;
-      const x3 = a[(r3 + j) | 0]!;
-      const uj = u[j]!;
-      acc0 += x0 * uj;
-      acc1 += x1 * uj;
-      acc2 += x2 * uj;
-      acc3 += x3 * uj;
-      p[j]! += x0 * u0 + x1 * u1 + (x2 * u2 + x3 * u3);
-    }
-    p[i]! += acc0;
-    p[i + 1]! += acc1;
-    p[i + 2]! += acc2;
-    p[i + 3]! += acc3;
-  }
-  for (; i < n; i++) {
-    const r = i * n;
-    const ui = u[i]!;
-    let acc = a[r + i]! * ui;
-    for (let j = i + 1; j < n; j++) {
-      const x = a[r + j]!;
-      acc += x * u[j]!;
-      p[j]! += x * ui;
-    }
-    p[i]! += acc;
   }
 }
 

@@ -1,0 +1,148 @@
+;; Symmetric matrix times vector in WebAssembly SIMD (v128 as f64x2): the text source of
+;; symv-wasm.ts, which `npm run build:wasm` (scripts/build-wasm.mjs, wabt) regenerates; a test
+;; checks the two agree. The matrix lives in this module's memory for the whole Householder
+;; tridiagonalisation (linalg/symv-kernel.ts, linalg/eigh-tridiag.ts), so nothing is copied
+;; per product but the vector.
+;;
+;; symv(pa, n, from, pu, pp): p[from..n) ← S·u[from..n) for the symmetric S = A[from.., from..]
+;; given by its upper triangle, A row-major n×n at byte offset pa, u and p n-vectors (indexed
+;; from 0; only from..n−1 are read or written) at byte offsets pu and pp. Each stored entry
+;; a_ij (j ≥ i) is loaded once and serves both halves: a_ij·u_j goes to p_i and, off the
+;; diagonal, a_ij·u_i to p_j. Rows go four at a time, columns two per f64x2 lane, so each load of
+;; u_j and each load and store of p_j serves eight entries. 4 flops per stored entry.
+(module
+  (memory (export "memory") 1)
+  ;; Row i, columns i … end − 1: p_i += a_ii·u_i + Σ_{i<j<end} a_ij·u_j, p_j += a_ij·u_i.
+  (func $row (param $pa i32) (param $n i32) (param $i i32) (param $end i32) (param $pu i32)
+    (param $pp i32)
+    (local $r i32) (local $j i32) (local $o i32) (local $ui f64) (local $acc f64) (local $x f64)
+    (local.set $r (i32.add (local.get $pa)
+      (i32.shl (i32.mul (local.get $i) (local.get $n)) (i32.const 3))))
+    (local.set $o (i32.shl (local.get $i) (i32.const 3)))
+    (local.set $ui (f64.load (i32.add (local.get $pu) (local.get $o))))
+    (local.set $acc (f64.mul (f64.load (i32.add (local.get $r) (local.get $o))) (local.get $ui)))
+    (local.set $j (i32.add (local.get $i) (i32.const 1)))
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_s (local.get $j) (local.get $end)))
+        (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+        (local.set $x (f64.load (i32.add (local.get $r) (local.get $o))))
+        (local.set $acc (f64.add (local.get $acc)
+          (f64.mul (local.get $x) (f64.load (i32.add (local.get $pu) (local.get $o))))))
+        (f64.store (i32.add (local.get $pp) (local.get $o))
+          (f64.add (f64.load (i32.add (local.get $pp) (local.get $o)))
+            (f64.mul (local.get $x) (local.get $ui))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $l)))
+    (local.set $o (i32.add (local.get $pp) (i32.shl (local.get $i) (i32.const 3))))
+    (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (local.get $acc))))
+  (func (export "symv")
+    (param $pa i32) (param $n i32) (param $from i32) (param $pu i32) (param $pp i32)
+    (local $i i32) (local $j i32) (local $i4 i32) (local $ld i32) (local $r0 i32) (local $o i32)
+    (local $q i32)
+    (local $u0 v128) (local $u1 v128) (local $u2 v128) (local $u3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128) (local $uj v128)
+    (local $s0 f64) (local $s1 f64) (local $s2 f64) (local $s3 f64)
+    (local $y0 f64) (local $y1 f64) (local $y2 f64) (local $y3 f64) (local $t f64)
+    ;; p[from..n) ← 0.
+    (local.set $j (local.get $from))
+    (block $zDone
+      (loop $zLoop
+        (br_if $zDone (i32.ge_s (local.get $j) (local.get $n)))
+        (f64.store (i32.add (local.get $pp) (i32.shl (local.get $j) (i32.const 3))) (f64.const 0))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $zLoop)))
+    (local.set $ld (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $i (local.get $from))
+    (block $iDone
+      (loop $iLoop
+        (local.set $i4 (i32.add (local.get $i) (i32.const 4)))
+        (br_if $iDone (i32.gt_s (local.get $i4) (local.get $n)))
+        ;; The 4×4 diagonal block, row by row from its upper triangle.
+        (call $row (local.get $pa) (local.get $n) (local.get $i) (local.get $i4) (local.get $pu) (local.get $pp))
+        (call $row (local.get $pa) (local.get $n) (i32.add (local.get $i) (i32.const 1)) (local.get $i4) (local.get $pu) (local.get $pp))
+        (call $row (local.get $pa) (local.get $n) (i32.add (local.get $i) (i32.const 2)) (local.get $i4) (local.get $pu) (local.get $pp))
+        (call $row (local.get $pa) (local.get $n) (i32.add (local.get $i) (i32.const 3)) (local.get $i4) (local.get $pu) (local.get $pp))
+        (local.set $r0 (i32.add (local.get $pa) (i32.mul (local.get $i) (local.get $ld))))
+        (local.set $o (i32.add (local.get $pu) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $u0 (v128.load64_splat (local.get $o)))
+        (local.set $u1 (v128.load64_splat offset=8 (local.get $o)))
+        (local.set $u2 (v128.load64_splat offset=16 (local.get $o)))
+        (local.set $u3 (v128.load64_splat offset=24 (local.get $o)))
+        (local.set $c0 (v128.const i64x2 0 0))
+        (local.set $c1 (v128.const i64x2 0 0))
+        (local.set $c2 (v128.const i64x2 0 0))
+        (local.set $c3 (v128.const i64x2 0 0))
+        ;; Columns i + 4 … two at a time: rows i … i + 3 against u_j, and p_j from the four rows.
+        (local.set $j (local.get $i4))
+        (block $jDone
+          (loop $jLoop
+            (br_if $jDone (i32.gt_s (i32.add (local.get $j) (i32.const 2)) (local.get $n)))
+            (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+            (local.set $q (i32.add (local.get $r0) (local.get $o)))
+            (local.set $x0 (v128.load (local.get $q)))
+            (local.set $q (i32.add (local.get $q) (local.get $ld)))
+            (local.set $x1 (v128.load (local.get $q)))
+            (local.set $q (i32.add (local.get $q) (local.get $ld)))
+            (local.set $x2 (v128.load (local.get $q)))
+            (local.set $q (i32.add (local.get $q) (local.get $ld)))
+            (local.set $x3 (v128.load (local.get $q)))
+            (local.set $uj (v128.load (i32.add (local.get $pu) (local.get $o))))
+            (local.set $c0 (f64x2.add (local.get $c0) (f64x2.mul (local.get $x0) (local.get $uj))))
+            (local.set $c1 (f64x2.add (local.get $c1) (f64x2.mul (local.get $x1) (local.get $uj))))
+            (local.set $c2 (f64x2.add (local.get $c2) (f64x2.mul (local.get $x2) (local.get $uj))))
+            (local.set $c3 (f64x2.add (local.get $c3) (f64x2.mul (local.get $x3) (local.get $uj))))
+            (local.set $q (i32.add (local.get $pp) (local.get $o)))
+            (v128.store (local.get $q)
+              (f64x2.add (v128.load (local.get $q))
+                (f64x2.add
+                  (f64x2.add (f64x2.mul (local.get $x0) (local.get $u0)) (f64x2.mul (local.get $x1) (local.get $u1)))
+                  (f64x2.add (f64x2.mul (local.get $x2) (local.get $u2)) (f64x2.mul (local.get $x3) (local.get $u3))))))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (br $jLoop)))
+        (local.set $s0 (f64.add (f64x2.extract_lane 0 (local.get $c0)) (f64x2.extract_lane 1 (local.get $c0))))
+        (local.set $s1 (f64.add (f64x2.extract_lane 0 (local.get $c1)) (f64x2.extract_lane 1 (local.get $c1))))
+        (local.set $s2 (f64.add (f64x2.extract_lane 0 (local.get $c2)) (f64x2.extract_lane 1 (local.get $c2))))
+        (local.set $s3 (f64.add (f64x2.extract_lane 0 (local.get $c3)) (f64x2.extract_lane 1 (local.get $c3))))
+        ;; An odd last column.
+        (if (i32.lt_s (local.get $j) (local.get $n))
+          (then
+            (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+            (local.set $q (i32.add (local.get $r0) (local.get $o)))
+            (local.set $y0 (f64.load (local.get $q)))
+            (local.set $q (i32.add (local.get $q) (local.get $ld)))
+            (local.set $y1 (f64.load (local.get $q)))
+            (local.set $q (i32.add (local.get $q) (local.get $ld)))
+            (local.set $y2 (f64.load (local.get $q)))
+            (local.set $q (i32.add (local.get $q) (local.get $ld)))
+            (local.set $y3 (f64.load (local.get $q)))
+            (local.set $t (f64.load (i32.add (local.get $pu) (local.get $o))))
+            (local.set $s0 (f64.add (local.get $s0) (f64.mul (local.get $y0) (local.get $t))))
+            (local.set $s1 (f64.add (local.get $s1) (f64.mul (local.get $y1) (local.get $t))))
+            (local.set $s2 (f64.add (local.get $s2) (f64.mul (local.get $y2) (local.get $t))))
+            (local.set $s3 (f64.add (local.get $s3) (f64.mul (local.get $y3) (local.get $t))))
+            (local.set $q (i32.add (local.get $pp) (local.get $o)))
+            (f64.store (local.get $q)
+              (f64.add (f64.load (local.get $q))
+                (f64.add
+                  (f64.add
+                    (f64.mul (local.get $y0) (f64x2.extract_lane 0 (local.get $u0)))
+                    (f64.mul (local.get $y1) (f64x2.extract_lane 0 (local.get $u1))))
+                  (f64.add
+                    (f64.mul (local.get $y2) (f64x2.extract_lane 0 (local.get $u2)))
+                    (f64.mul (local.get $y3) (f64x2.extract_lane 0 (local.get $u3)))))))))
+        (local.set $o (i32.add (local.get $pp) (i32.shl (local.get $i) (i32.const 3))))
+        (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (local.get $s0)))
+        (f64.store offset=8 (local.get $o) (f64.add (f64.load offset=8 (local.get $o)) (local.get $s1)))
+        (f64.store offset=16 (local.get $o) (f64.add (f64.load offset=16 (local.get $o)) (local.get $s2)))
+        (f64.store offset=24 (local.get $o) (f64.add (f64.load offset=24 (local.get $o)) (local.get $s3)))
+        (local.set $i (local.get $i4))
+        (br $iLoop)))
+    ;; The last rows (fewer than four), one at a time.
+    (block $rDone
+      (loop $rLoop
+        (br_if $rDone (i32.ge_s (local.get $i) (local.get $n)))
+        (call $row (local.get $pa) (local.get $n) (local.get $i) (local.get $n) (local.get $pu) (local.get $pp))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rLoop)))))

@@ -1,0 +1,178 @@
+/**
+ * The symmetric matrix-vector kernels of the tridiagonalisation (linalg/symv-kernel.ts): the
+ * WebAssembly module is the committed build of symv.wat, and both kernels equal a plain loop
+ * over the full symmetric matrix (Σ_j s_ij·u_j) to rounding, for every n up to 13 and from
+ * offset (all the four-row and odd-column edges), larger odd and even n, while the lower
+ * triangle and u[0..from) hold NaN (so reading them would show) and p[0..from) keeps its
+ * sentinel (so writing it would show). The blocked tridiagonalisation with either kernel gives
+ * the same T and reflectors to rounding, and T has the eigenvalues of A (trace and Frobenius
+ * norm, both invariant under the orthogonal similarity).
+ * Tolerance: |fl(Su) − Su|_i ≤ n·ε·Σ_j |s_ij|·|u_j|, taken as 1e-15·n·(that sum) + 1e-300.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtWat } from '../../helpers/wasm-build';
+import { tridiagonalizeBlocked } from '../../../src/core/linalg/eigh-tridiag';
+import {
+  setSymvBackend,
+  symvBackend,
+  symvUpper,
+  symvWorkspace,
+} from '../../../src/core/linalg/symv-kernel';
+import { SYMV_WASM } from '../../../src/core/linalg/wasm/symv-wasm';
+import { prng } from '../../helpers/prng';
+
+afterAll(() => {
+  setSymvBackend('wasm');
+});
+
+/** A random symmetric n×n (full), and its copy with NaN below the diagonal. */
+function randSym(n: number, seed: number): { full: Float64Array; upper: Float64Array } {
+  const r = prng(seed);
+  const full = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = i; j < n; j++) full[i * n + j] = full[j * n + i] = 2 * r() - 1;
+  const upper = full.slice();
+  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) upper[i * n + j] = NaN;
+  return { full, upper };
+}
+
+/** The plain loop, and the per-entry error bound Σ_j |s_ij·u_j|. */
+function reference(full: Float64Array, n: number, from: number, u: Float64Array) {
+  const y = new Float64Array(n);
+  const bound = new Float64Array(n);
+  for (let i = from; i < n; i++)
+    for (let j = from; j < n; j++) {
+      y[i]! += full[i * n + j]! * u[j]!;
+      bound[i]! += Math.abs(full[i * n + j]! * u[j]!);
+    }
+  return { y, bound };
+}
+
+const SENTINEL = 12345.5;
+
+function check(
+  n: number,
+  from: number,
+  p: Float64Array,
+  ref: { y: Float64Array; bound: Float64Array },
+): void {
+  for (let i = 0; i < from; i++) expect(p[i]).toBe(SENTINEL);
+  for (let i = from; i < n; i++)
+    expect(Math.abs(p[i]! - ref.y[i]!)).toBeLessThanOrEqual(1e-15 * n * ref.bound[i]! + 1e-300);
+}
+
+function vectorFor(n: number, from: number, seed: number): Float64Array {
+  const r = prng(seed);
+  const u = new Float64Array(n).fill(NaN);
+  for (let j = from; j < n; j++) u[j] = 2 * r() - 1;
+  return u;
+}
+
+const SHAPES: [number, number][] = [];
+for (let n = 1; n <= 13; n++) for (let from = 0; from < n; from++) SHAPES.push([n, from]);
+SHAPES.push([64, 0], [64, 3], [101, 0], [101, 50], [130, 7], [257, 1]);
+
+describe('the wasm module', () => {
+  it('is the committed build of symv.wat (run `npm run build:wasm` after editing the .wat)', async () => {
+    const wat = new URL('../../../src/core/linalg/wasm/symv.wat', import.meta.url);
+    expect(Array.from(SYMV_WASM)).toEqual(await builtWat(wat));
+  });
+
+  it('is the kernel in use where WebAssembly SIMD exists', () => {
+    expect(setSymvBackend('wasm')).toBe('wasm');
+    expect(symvBackend()).toBe('wasm');
+  });
+});
+
+describe('symv against the plain loop', () => {
+  it('wasm: every n ≤ 13 and offset, and larger shapes; lower triangle and u[0..from) unread', () => {
+    setSymvBackend('wasm');
+    for (const [n, from] of SHAPES) {
+      const { full, upper } = randSym(n, 7 * n + from);
+      const u = vectorFor(n, from, n + 3 * from);
+      const ws = symvWorkspace(n)!;
+      expect(ws).not.toBeNull();
+      ws.a.set(upper);
+      ws.u.set(u);
+      ws.p.fill(SENTINEL);
+      ws.run(from);
+      check(n, from, ws.p, reference(full, n, from, u));
+    }
+  });
+
+  it('ts: the same shapes', () => {
+    for (const [n, from] of SHAPES) {
+      const { full, upper } = randSym(n, 11 * n + from);
+      const u = vectorFor(n, from, 2 * n + from);
+      const p = new Float64Array(n).fill(SENTINEL);
+      symvUpper(upper, n, from, u, p);
+      check(n, from, p, reference(full, n, from, u));
+    }
+  });
+
+  it('a second, smaller workspace after a larger one computes on its own n', () => {
+    setSymvBackend('wasm');
+    for (const n of [300, 17]) {
+      const { full, upper } = randSym(n, n);
+      const u = vectorFor(n, 0, n + 1);
+      const ws = symvWorkspace(n)!;
+      ws.a.set(upper);
+      ws.u.set(u);
+      ws.p.fill(SENTINEL);
+      ws.run(0);
+      check(n, 0, ws.p, reference(full, n, 0, u));
+    }
+  });
+});
+
+describe('the tridiagonalisation with either kernel', () => {
+  it('gives the same T and reflectors to rounding, with the trace and ‖A‖_F of A', () => {
+    for (const n of [130, 201]) {
+      const { full } = randSym(n, 99 + n);
+      const out = (['ts', 'wasm'] as const).map((be) => {
+        expect(setSymvBackend(be)).toBe(be);
+        const a = full.slice();
+        const d = new Float64Array(n);
+        const e = new Float64Array(n);
+        const tau = new Float64Array(n);
+        tridiagonalizeBlocked(a, n, d, e, tau);
+        return { a, d, e, tau };
+      });
+      let trace = 0;
+      let fro2 = 0;
+      for (let i = 0; i < n; i++) {
+        trace += full[i * n + i]!;
+        for (let j = 0; j < n; j++) fro2 += full[i * n + j]! ** 2;
+      }
+      for (const { d, e } of out) {
+        let tT = 0;
+        let fT = 0;
+        for (let i = 0; i < n; i++) {
+          tT += d[i]!;
+          fT += d[i]! ** 2 + (i < n - 1 ? 2 * e[i]! ** 2 : 0);
+        }
+        expect(Math.abs(tT - trace)).toBeLessThanOrEqual(1e-12 * n);
+        expect(Math.abs(fT - fro2)).toBeLessThanOrEqual(1e-12 * n * fro2);
+      }
+      const [ts, wasm] = out as [(typeof out)[0], (typeof out)[0]];
+      for (let i = 0; i < n; i++) {
+        expect(Math.abs(ts.d[i]! - wasm.d[i]!)).toBeLessThanOrEqual(1e-11);
+        if (i < n - 1)
+          expect(Math.abs(Math.abs(ts.e[i]!) - Math.abs(wasm.e[i]!))).toBeLessThanOrEqual(1e-11);
+        expect(Math.abs(ts.tau[i]! - wasm.tau[i]!)).toBeLessThanOrEqual(1e-11);
+      }
+      // The reflectors (upper triangle right of the superdiagonal) agree too.
+      let diff = 0;
+      for (let i = 0; i < n; i++)
+        for (let j = i + 2; j < n; j++)
+          diff = Math.max(diff, Math.abs(ts.a[i * n + j]! - wasm.a[i * n + j]!));
+      expect(diff).toBeLessThanOrEqual(1e-10);
+    }
+  });
+
+  it('falls back to TypeScript when asked (no workspace)', () => {
+    expect(setSymvBackend('ts')).toBe('ts');
+    expect(symvWorkspace(10)).toBeNull();
+    setSymvBackend('wasm');
+  });
+});
