@@ -15,7 +15,7 @@
  */
 import { gemmStrided } from './gemm';
 import { applyBlockLeft, blockReflectorT, blockWork, householder } from './householder';
-import { type SymvWorkspace, symvUpper, symvWorkspace } from './symv-kernel';
+import { type SymvWorkspace, symvUpper, symvWorkspace, trimSymvMemory } from './symv-kernel';
 
 /** Reflectors per panel (the inner dimension of the trailing update is 2·NB). */
 const NB = 32;
@@ -42,6 +42,7 @@ export function tridiagonalizeBlocked(
     ws.a.set(a.subarray(0, n * n));
     reduce(ws.a, n, d, e, tau, ws);
     a.set(ws.a);
+    trimSymvMemory();
   } else reduce(a, n, d, e, tau, null);
 }
 

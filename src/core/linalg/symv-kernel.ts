@@ -27,6 +27,13 @@ interface SymvWasm {
 /** Largest memory the kernel grows to (n ≈ 11,500); larger matrices take the TypeScript kernel. */
 const MAX_BYTES = 1024 * 2 ** 20;
 
+/**
+ * Memory the module may keep between reductions: wasm memory never shrinks, so after a larger
+ * matrix the instance is dropped (and made again, ~1 kB, on the next use) rather than holding
+ * up to MAX_BYTES for the rest of the process.
+ */
+const KEEP_BYTES = 64 * 2 ** 20;
+
 let want: SymvBackend = 'wasm';
 let state: SymvWasm | null | undefined;
 
@@ -94,6 +101,11 @@ export function symvWorkspace(n: number): SymvWorkspace | null {
     p: new Float64Array(buf, pp, n),
     run: (from: number): void => w.symv(0, n, from, pu, pp),
   };
+}
+
+/** Frees the module's memory when it grew past KEEP_BYTES; views of it must not be used after. */
+export function trimSymvMemory(): void {
+  if (state && state.memory.buffer.byteLength > KEEP_BYTES) state = undefined;
 }
 
 /**

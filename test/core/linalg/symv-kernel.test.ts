@@ -17,6 +17,7 @@ import {
   symvBackend,
   symvUpper,
   symvWorkspace,
+  trimSymvMemory,
 } from '../../../src/core/linalg/symv-kernel';
 import { SYMV_WASM } from '../../../src/core/linalg/wasm/symv-wasm';
 import { prng } from '../../helpers/prng';
@@ -168,6 +169,24 @@ describe('the tridiagonalisation with either kernel', () => {
           diff = Math.max(diff, Math.abs(ts.a[i * n + j]! - wasm.a[i * n + j]!));
       expect(diff).toBeLessThanOrEqual(1e-10);
     }
+  });
+
+  it('gives back the memory of a large matrix after trimSymvMemory, keeps a small one', () => {
+    const small = symvWorkspace(100)!;
+    const kept = small.a.buffer;
+    trimSymvMemory();
+    expect(symvWorkspace(100)!.a.buffer).toBe(kept);
+    // 3000² doubles = 72 MB: above what the module keeps between reductions.
+    const big = symvWorkspace(3000)!;
+    expect(big.a.buffer.byteLength).toBeGreaterThanOrEqual(8 * 3000 * 3000);
+    trimSymvMemory();
+    const after = symvWorkspace(100)!;
+    expect(after.a.buffer.byteLength).toBeLessThan(8 * 3000 * 3000);
+    after.u.fill(1);
+    after.a.fill(0);
+    for (let i = 0; i < 100; i++) after.a[i * 100 + i] = 2;
+    after.run(0);
+    expect(Array.from(after.p.subarray(0, 3))).toEqual([2, 2, 2]);
   });
 
   it('falls back to TypeScript when asked (no workspace)', () => {
