@@ -101,6 +101,8 @@ export async function openStoredRun(target: string): Promise<OpenedRun> {
     params: record.params,
     protocol: record.protocol,
     seeds: [...record.seeds],
+    preprocess: record.preprocess ?? 'none',
+    fill: record.fill ?? null,
     // The bundle keeps the first seed's labels and view only.
     seed: record.seeds[0] ?? record.seed,
     sharedSolve: false,
@@ -190,6 +192,8 @@ export function storedRunInfo(
     protocol: record.protocol,
     seeds: record.seeds.length,
     batch: null,
+    preprocess: record.preprocess ?? 'none',
+    fill: record.fill ?? null,
     status: 'done',
     progress: null,
     maxIterations: null,

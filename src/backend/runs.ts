@@ -237,6 +237,8 @@ export class RunManager {
       protocol: req.protocol,
       seeds: req.protocol === 'paper' ? (req.seeds ?? 20) : 1,
       batch: req.batch ?? null,
+      preprocess: req.preprocess ?? 'none',
+      fill: null,
       status: 'queued',
       progress: null,
       maxIterations: params === null ? null : solver.iterationCap(params),
@@ -258,6 +260,7 @@ export class RunManager {
         seed: req.seed,
         protocol: req.protocol,
         ...(req.seeds !== undefined ? { seeds: req.seeds } : {}),
+        ...(req.preprocess !== undefined ? { preprocess: req.preprocess } : {}),
         ...(this.#bundleRoot !== null ? { bundleDir: this.#bundleRoot } : {}),
       },
       (p) => this.#progress(id, p),
@@ -404,6 +407,8 @@ export class RunManager {
       params: r.params,
       protocol: this.#runs.get(id)?.info.protocol ?? 'single',
       seeds: [...r.result.seeds],
+      preprocess: r.result.preprocess,
+      fill: r.result.fill,
       metrics: r.result.metrics,
       perSeed: r.result.perSeed.map((s) => ({ seed: s.seed, metrics: s.metrics })),
       seed: r.result.seeds[0] ?? 0,
@@ -450,7 +455,12 @@ export class RunManager {
         restSeconds: Math.max(0, t.total_s - t.solve_s - t.kmeans_s),
       });
     }
-    this.#end(id, { status: 'done', metrics: r.result.metrics, seconds: r.timings.total_s });
+    this.#end(id, {
+      status: 'done',
+      metrics: r.result.metrics,
+      seconds: r.timings.total_s,
+      fill: r.result.fill,
+    });
   }
 
   /**
@@ -499,7 +509,7 @@ export class RunManager {
   #end(
     id: string,
     change: Pick<RunInfo, 'status'> &
-      Partial<Pick<RunInfo, 'metrics' | 'seconds'>> & {
+      Partial<Pick<RunInfo, 'metrics' | 'seconds' | 'fill'>> & {
         error?: SerializedError;
       },
   ): void {
@@ -514,6 +524,7 @@ export class RunManager {
       error: change.error ?? null,
       metrics: change.metrics ?? null,
       seconds: change.seconds ?? null,
+      fill: change.fill ?? null,
     };
     this.#emit(entry);
     this.#forgetFinished();

@@ -119,6 +119,8 @@ export interface ProtocolResult {
   readonly seeds: readonly number[];
   /** The preprocessing the solver's views went through ('none': the raw features). */
   readonly preprocess: Preprocess;
+  /** The fill rule's note when missing samples were filled for a 'complete' method, else null. */
+  readonly fill: string | null;
 }
 
 interface Resolved {
@@ -470,5 +472,6 @@ export function* evaluate(
     ],
     seeds: resolved.seeds,
     preprocess,
+    fill: fillNote,
   };
 }

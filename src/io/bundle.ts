@@ -127,6 +127,8 @@ export interface RunRecord {
   readonly seeds: readonly number[];
   /** The shared preprocessing of the views (absent in bundles before it existed: 'none'). */
   readonly preprocess?: Preprocess;
+  /** The fill rule's note when a complete-view method's missing samples were imputed. */
+  readonly fill?: string | null;
   readonly appVersion: string;
   readonly platform: { readonly os: string; readonly arch: string; readonly node: string };
   readonly timings: RunTimings;
@@ -193,6 +195,7 @@ function recordOf(b: RunBundle, files: readonly DatasetFile[], createdAt: Date):
     protocol: b.protocol,
     seeds: b.result.seeds,
     preprocess: b.result.preprocess,
+    fill: b.result.fill,
     appVersion,
     platform: { os: platform, arch, node: process.version },
     timings: b.timings,
@@ -282,12 +285,18 @@ const RECORD_CHECKS: Readonly<Record<string, Check>> = {
   method: isStr,
   params: (v) =>
     isObject(v) &&
-    Object.values(v).every((p) => ['number', 'boolean', 'string'].includes(typeof p)),
+    Object.values(v).every(
+      (p) =>
+        p === null ||
+        ['number', 'boolean', 'string'].includes(typeof p) ||
+        (Array.isArray(p) && p.every(isNum)),
+    ),
   k: isInt,
   seed: isInt,
   protocol: (v) => v === 'single' || v === 'paper',
   seeds: arrayOf(isInt),
   preprocess: (v) => v === undefined || (PREPROCESS_MODES as readonly unknown[]).includes(v),
+  fill: (v) => v === undefined || v === null || isStr(v),
   appVersion: isStr,
   platform: isObject,
   timings: (v) =>

@@ -28,6 +28,8 @@ import {
   parseRunStart,
 } from './requests';
 import { parseChooseKStart, type ChooseKInfo, type ChooseKStart } from './choose-k';
+import type { SerializedError } from './errors';
+import type { Preprocess } from '../core/views/preprocess';
 
 export type {
   DatasetSummary,
@@ -40,6 +42,10 @@ export type {
   SpectrumChart,
   WeightsChart,
 };
+export type { Envelope, SerializedError } from './errors';
+export { reviveError, serializeError } from './errors';
+export type { Preprocess };
+export { PREPROCESS_MODES } from '../core/views/preprocess';
 export {
   MAX_PARAMS,
   MAX_PARAMS_BYTES,
@@ -47,6 +53,7 @@ export {
   MAX_VIEW_FILES,
   parseDatasetOpen,
   parseLoadOptions,
+  parsePreprocess,
   parseRunEstimate,
   parseRunStart,
 } from './requests';
@@ -146,6 +153,8 @@ export interface RunStart {
   readonly seeds?: number;
   /** Groups the runs of one comparison ("these methods × N seeds"). */
   readonly batch?: string;
+  /** The shared preprocessing of the views (core/views/preprocess.ts); default 'none'. */
+  readonly preprocess?: Preprocess;
 }
 
 /** What `runs:estimate` asks: the run the form describes, before it is started. */
@@ -223,6 +232,13 @@ export interface RunInfo {
   readonly protocol: ProtocolKind;
   readonly seeds: number;
   readonly batch: string | null;
+  /** The shared preprocessing of the views ('none': the raw features, as the reference codes). */
+  readonly preprocess: Preprocess;
+  /**
+   * Once done: the note of the fill rule when a complete-view method ran on incomplete data
+   * (its missing samples imputed), else null.
+   */
+  readonly fill: string | null;
   readonly status: RunStatus;
   readonly progress: RunProgress | null;
   /** The solver's declared iteration cap for these parameters, for "iteration i of max". */
@@ -266,6 +282,9 @@ export interface RunResult {
   readonly params: Readonly<Record<string, ParamValue>>;
   readonly protocol: ProtocolKind;
   readonly seeds: readonly number[];
+  /** The shared preprocessing of the views, and the fill note (see RunInfo). */
+  readonly preprocess: Preprocess;
+  readonly fill: string | null;
   readonly metrics: Readonly<Record<string, MetricSummary>>;
   readonly perSeed: readonly { seed: number; metrics: Readonly<Record<string, number>> }[];
   /**
@@ -570,30 +589,3 @@ export function isEventName(name: string): name is EventName {
 export function parseRequest<C extends Channel>(channel: C, payload: unknown): Request<C> {
   return (REQUEST_PARSERS[channel] as (p: unknown) => Request<C>)(payload);
 }
-
-/** An error as it crosses a process boundary; rebuilt on the other side by `reviveError`. */
-export interface SerializedError {
-  name: string;
-  message: string;
-  data?: unknown;
-}
-
-export function serializeError(e: unknown): SerializedError {
-  if (e instanceof Error) {
-    const data = (e as { data?: unknown }).data;
-    return data === undefined
-      ? { name: e.name, message: e.message }
-      : { name: e.name, message: e.message, data };
-  }
-  return { name: 'Error', message: String(e) };
-}
-
-export function reviveError(s: SerializedError): Error {
-  const e = new Error(s.message);
-  e.name = s.name;
-  if (s.data !== undefined) (e as Error & { data?: unknown }).data = s.data;
-  return e;
-}
-
-/** What every channel answers, over IPC and over HTTP: the value, or the error serialized. */
-export type Envelope<T> = { ok: true; value: T } | { ok: false; error: SerializedError };

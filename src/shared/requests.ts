@@ -5,6 +5,7 @@
  */
 import type { DatasetOpenRequest, LoadOptions, RunEstimateRequest, RunStart } from './contract';
 import type { ParamValue } from '../core/solvers/types';
+import { PREPROCESS_MODES, type Preprocess } from '../core/views/preprocess';
 
 /** Validates untrusted load options: known keys only, each of the right type. */
 export function parseLoadOptions(value: unknown): LoadOptions {
@@ -95,6 +96,7 @@ export function parseRunStart(p: unknown): RunStart {
     'protocol',
     'seeds',
     'batch',
+    'preprocess',
   ]);
   const datasetId = expectString(where, o, 'datasetId');
   const method = expectString(where, o, 'method');
@@ -119,7 +121,22 @@ export function parseRunStart(p: unknown): RunStart {
     if (v !== undefined) out[key] = v;
   }
   if (o['batch'] !== undefined) out.batch = expectString(where, o, 'batch');
+  const preprocess = parsePreprocess(where, o['preprocess']);
+  if (preprocess !== undefined) out.preprocess = preprocess;
   return out;
+}
+
+/** An optional `preprocess` field: one of PREPROCESS_MODES, else an error listing them. */
+export function parsePreprocess(where: string, v: unknown): Preprocess | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'string' && (PREPROCESS_MODES as readonly string[]).includes(v)) {
+    return v as Preprocess;
+  }
+  const modes = PREPROCESS_MODES.map((m) => `'${m}'`).join(', ');
+  throw invalid(
+    where,
+    `'preprocess' must be one of ${modes}, got ${JSON.stringify(v) ?? 'undefined'}`,
+  );
 }
 
 /** Validates a `runs:estimate` request's shape, with the bounds of `runs:start`. */
@@ -160,8 +177,13 @@ export function parseParams(where: string, raw: unknown): Record<string, ParamVa
   }
   const params: Record<string, ParamValue> = {};
   for (const [name, value] of entries) {
-    if (!['number', 'boolean', 'string'].includes(typeof value)) {
-      throw invalid(where, `parameter '${name}' must be a number, boolean or string`);
+    // A per-view number list ('numbers' parameters, e.g. kernel widths) or null (its default).
+    const list = Array.isArray(value) && value.every((x) => typeof x === 'number');
+    if (!list && value !== null && !['number', 'boolean', 'string'].includes(typeof value)) {
+      throw invalid(
+        where,
+        `parameter '${name}' must be a number, boolean, string, list of numbers or null`,
+      );
     }
     if (name.length > MAX_PARAM_STRING) {
       throw invalid(where, `a parameter name is longer than ${MAX_PARAM_STRING} characters`);

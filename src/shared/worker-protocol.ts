@@ -7,6 +7,7 @@
 import type { SolverCharts, SolverStep, ParamValue, Params } from '../core/solvers/types';
 import type { ProtocolKind, ProtocolResult } from '../core/protocol';
 import type { DatasetSummary } from '../core/dataset';
+import type { Preprocess } from '../core/views/preprocess';
 import type { CodeArray, LoadOptions, Presence, SerializedError } from './contract';
 import { TYPED, typedName, type TypedName } from './wire';
 
@@ -27,6 +28,8 @@ export interface RunRequest {
   /** 'single': one solve and one k-means; 'paper': `seeds` seeds × k-means best of 20. */
   readonly protocol: ProtocolKind;
   readonly seeds?: number;
+  /** The shared preprocessing the protocol applies to the views first (default 'none'). */
+  readonly preprocess?: Preprocess;
   /** Folder in which the worker writes the run bundle (run.json + labels.csv) when done. */
   readonly bundleDir?: string;
   /**

@@ -7,6 +7,7 @@
  */
 import { validateParams } from '../core/solvers/params';
 import { getSolver } from '../core/solvers/registry';
+import { checkPreprocess } from '../core/views/preprocess';
 import { writeRunBundle, type RunTimings } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { drive, since } from '../backend/drive';
@@ -42,6 +43,7 @@ export async function executeRun(request: RunRequest, hooks: RunHooks): Promise<
       protocol: request.protocol,
       seed: request.seed,
       ...(request.seeds !== undefined ? { seeds: request.seeds } : {}),
+      preprocess: checkPreprocess(request.preprocess ?? 'none'),
     },
     {
       beforeStep: () => hooks.step(),

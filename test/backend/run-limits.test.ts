@@ -44,6 +44,7 @@ function workerResult(n: number): WorkerRunResult {
       notes: [],
       seeds: [1],
       preprocess: 'none',
+      fill: null,
     },
     timings: { total_s: 0, load_s: 0, solve_s: 0, kmeans_s: 0 },
     bundle: null,

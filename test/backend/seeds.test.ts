@@ -16,6 +16,8 @@ const first: RunResult = {
   params: {},
   protocol: 'paper',
   seeds: [4, 5, 6],
+  preprocess: 'none',
+  fill: null,
   metrics: { ACC: { mean: 0.8, std: 0.1 } },
   perSeed: [
     { seed: 4, metrics: { ACC: 0.9 } },

@@ -343,7 +343,7 @@ describe('Multiview Studio in a browser, with the real worker', () => {
     await page.getByTestId('compare-message').waitFor();
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^dataset,dataset_path,method,run,.*,k,protocol,seeds,seed_range,seed,ACC_mean,ACC_std,/,
+      /^dataset,dataset_path,method,run,.*,k,protocol,seeds,seed_range,seed,preprocess,fill_note,ACC_mean,ACC_std,/,
     );
     expect(lines).toHaveLength(wanted.length + 1);
   }, 120_000); // three paper-protocol runs in one worker: 25–50 s on a loaded 2-core machine

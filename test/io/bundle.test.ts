@@ -95,6 +95,7 @@ const result: ProtocolResult = {
   notes: ['a note'],
   seeds: [7, 8],
   preprocess: 'zscore',
+  fill: 'a fill note',
 };
 
 async function bundleFor(sampleIds: string[] | null): Promise<RunBundle> {

@@ -60,6 +60,8 @@ const run: RunInfo = {
   protocol: 'paper',
   seeds: 5,
   batch: 'b1',
+  preprocess: 'l2-rows',
+  fill: null,
   status: 'running',
   progress: {
     seedIndex: 2,
@@ -85,6 +87,8 @@ const result: RunResult = {
   params: { neighbors: 10 },
   protocol: 'single',
   seeds: [1],
+  preprocess: 'zscore',
+  fill: 'missing samples imputed',
   metrics: { ACC: { mean: 0.75, std: 0 } },
   perSeed: [{ seed: 1, metrics: { ACC: 0.75 } }],
   seed: 1,
@@ -207,12 +211,13 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
     request: {
       datasetId: entry.id,
       method: 'bsv',
-      params: { neighbors: 10, gap: 'x', on: false },
+      params: { neighbors: 10, gap: 'x', on: false, sigma: [0.5, 2], widths: null },
       k: 5,
       seed: 0,
       protocol: 'paper',
       seeds: 5,
       batch: 'b1',
+      preprocess: 'zscore',
     },
     responses: [run],
   },
@@ -295,7 +300,14 @@ describe('contract', () => {
     expect(bad({ seed: -1 })).toThrow("runs:start: 'seed' must be a non-negative integer");
     expect(bad({ protocol: 'x' })).toThrow("'protocol' must be 'single' or 'paper'");
     expect(bad({ k: 0 })).toThrow("'k' must be a positive integer");
-    expect(bad({ params: { a: [1] } })).toThrow("parameter 'a' must be a number");
+    expect(bad({ params: { a: [1, 'x'] } })).toThrow(
+      "parameter 'a' must be a number, boolean, string, list of numbers or null",
+    );
+    expect(bad({ params: { a: { b: 1 } } })).toThrow("parameter 'a' must be a number");
+    expect(bad({ preprocess: 'whiten' })).toThrow(
+      "runs:start: 'preprocess' must be one of 'none', 'l2-rows', 'zscore', got \"whiten\"",
+    );
+    expect(bad({ preprocess: 1 })).toThrow("'preprocess' must be one of");
     expect(bad({ extra: 1 })).toThrow("unknown field 'extra'");
     expect(() =>
       parseRequest('files:savePng', { path: '/x', dataUrl: 'data:text/html,x' }),

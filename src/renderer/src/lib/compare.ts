@@ -183,13 +183,16 @@ const FIXED = [
   'seeds',
   'seed_range',
   'seed',
+  'preprocess',
+  'fill_note',
 ];
 
 /**
  * The comparison as CSV, one line per run in table order: the dataset (name and path), the
  * method and run id, one column per parameter name any run's method has (empty where a
  * method lacks it; named `param_<name>` where a name is one of the fixed columns), k,
- * protocol, the seeds (count, range, first), mean and std of every metric, seconds.
+ * protocol, the seeds (count, range, first), the preprocessing and the note of the fill rule
+ * (empty when no sample was filled), mean and std of every metric, seconds.
  */
 export function compareCsv(groups: readonly CompareGroup[]): string {
   const rows = allRows(groups);
@@ -215,6 +218,7 @@ export function compareCsv(groups: readonly CompareGroup[]): string {
       const cells: (string | number)[] = [name, r.run.datasetPath, r.run.method, r.run.id];
       for (const p of params) cells.push(p in r.params ? String(r.params[p]) : '');
       cells.push(r.k ?? '', r.run.protocol, r.run.seeds, seedRange(r.run), r.run.seed);
+      cells.push(r.run.preprocess, r.run.fill ?? '');
       for (const m of metrics) {
         const v = r.metrics[m];
         cells.push(v ? v.mean : '', v ? v.std : '');

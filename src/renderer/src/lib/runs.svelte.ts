@@ -8,6 +8,7 @@ import type {
   Channel,
   MethodInfo,
   ParamValue,
+  Preprocess,
   ProtocolKind,
   Request,
   Response,
@@ -162,7 +163,10 @@ export class RunsState {
     });
   }
 
-  /** Queues a run again as it was asked for (dataset, method, parameters, k, seeds); follows it. */
+  /**
+   * Queues a run again as it was asked for (dataset, method, parameters, k, seeds,
+   * preprocessing); follows it.
+   */
   runAgain(run: RunInfo): Promise<RunInfo | null> {
     return this.start({
       datasetId: run.datasetId,
@@ -172,6 +176,7 @@ export class RunsState {
       seed: run.seed,
       protocol: run.protocol,
       ...(run.protocol === 'paper' ? { seeds: run.seeds } : {}),
+      ...(run.preprocess !== 'none' ? { preprocess: run.preprocess } : {}),
     });
   }
 
@@ -283,6 +288,8 @@ export class RunFormState {
   /** Field values by parameter name, for the current method. */
   values = $state<Record<string, FieldValue>>({});
   protocol = $state<ProtocolKind>('single');
+  /** The shared preprocessing of the views; 'none' (the reference's raw features) by default. */
+  preprocess = $state<Preprocess>('none');
   /** Typed fields by dataset id; a dataset without an entry shows its defaults. */
   #fields = $state<Record<string, DatasetFields>>({});
   /** The fields while no dataset is selected. */
@@ -430,6 +437,7 @@ export class RunFormState {
       ...(this.protocol === 'paper' ? { seeds: Number(f.seeds.trim()) } : {}),
       ...(f.k.trim() !== '' ? { k: Number(f.k.trim()) } : {}),
       ...(batch !== undefined ? { batch } : {}),
+      ...(this.preprocess !== 'none' ? { preprocess: this.preprocess } : {}),
     };
   }
 }

@@ -92,6 +92,33 @@ describe('RunForm', () => {
   });
 });
 
+describe('RunForm preprocessing', () => {
+  it('offers the three modes with a one-line explanation, default none, and sends the choice', async () => {
+    const form = new RunFormState(() => METHODS);
+    form.choose('imvc-cbg');
+    render(RunForm, { form, methods: METHODS, dataset, estimate: null, onStart: () => {} });
+    const select = screen.getByTestId('preprocess-select') as unknown as {
+      value: string;
+      options: ArrayLike<{ value: string; textContent: string | null }>;
+    };
+    expect(Array.from(select.options).map((o) => [o.value, o.textContent])).toEqual([
+      ['none', 'None — as the reference code'],
+      ['l2-rows', 'Unit-L2 rows per view'],
+      ['zscore', 'Z-score per feature'],
+    ]);
+    expect(select.value).toBe('none');
+    expect(screen.getByTestId('preprocess-select-explain').textContent).toMatch(/raw features/);
+    expect(form.request('d1')).not.toHaveProperty('preprocess');
+    await fireEvent.change(select, { target: { value: 'zscore' } });
+    flushSync();
+    expect(form.preprocess).toBe('zscore');
+    expect(screen.getByTestId('preprocess-select-explain').textContent).toMatch(
+      /standard deviation/,
+    );
+    expect(form.request('d1')?.preprocess).toBe('zscore');
+  });
+});
+
 describe('RunForm k', () => {
   const unlabelled = {
     ...dataset,

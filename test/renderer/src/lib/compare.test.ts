@@ -51,6 +51,8 @@ function run(id: string, patch: Partial<RunInfo>): RunInfo {
     protocol: 'paper',
     seeds: 5,
     batch: null,
+    preprocess: 'none',
+    fill: null,
     status: 'done',
     progress: null,
     maxIterations: null,
@@ -79,6 +81,7 @@ const RUNS: RunInfo[] = [
     seeds: 1,
     seed: 7,
     k: 10,
+    preprocess: 'l2-rows',
     metrics: metrics(0.95, 0, 0.8, 0),
     seconds: 1,
   }),
@@ -89,6 +92,8 @@ const RUNS: RunInfo[] = [
     methodTitle: 'CGL',
     seeds: 3,
     seed: 2,
+    preprocess: 'zscore',
+    fill: 'filled, 2 missing',
     metrics: metrics(0.5, 0.1, 0.4, 0.05),
     seconds: 4,
   }),
@@ -165,11 +170,12 @@ describe('the comparison model', () => {
     const csv = compareCsv(compareGroups(RUNS, METHODS, facts, 'ACC', true));
     expect(csv).toBe(
       'dataset,dataset_path,method,run,neighbors,gap,k,protocol,seeds,seed_range,seed,' +
-        'ACC_mean,ACC_std,NMI_mean,NMI_std,seconds\n' +
-        'HW.mat,/data/a/HW.mat,bsv,r2,10,eigengap,10,paper,5,1..5,1,0.9,0.01,0.75,0.03,2\n' +
-        'HW.mat,/data/a/HW.mat,bsv,r1,15,eigengap,10,paper,5,1..5,1,0.8,0.02,0.7,0.01,3\n' +
-        'HW.mat,/data/a/HW.mat,cgl,r3,,,10,single,1,7,7,0.95,0,0.8,0,1\n' +
-        '"NGs, v2.mat","/data/b/NGs, v2.mat",cgl,r4,,,5,paper,3,2..4,2,0.5,0.1,0.4,0.05,4\n',
+        'preprocess,fill_note,ACC_mean,ACC_std,NMI_mean,NMI_std,seconds\n' +
+        'HW.mat,/data/a/HW.mat,bsv,r2,10,eigengap,10,paper,5,1..5,1,none,,0.9,0.01,0.75,0.03,2\n' +
+        'HW.mat,/data/a/HW.mat,bsv,r1,15,eigengap,10,paper,5,1..5,1,none,,0.8,0.02,0.7,0.01,3\n' +
+        'HW.mat,/data/a/HW.mat,cgl,r3,,,10,single,1,7,7,l2-rows,,0.95,0,0.8,0,1\n' +
+        '"NGs, v2.mat","/data/b/NGs, v2.mat",cgl,r4,,,5,paper,3,2..4,2,zscore,' +
+        '"filled, 2 missing",0.5,0.1,0.4,0.05,4\n',
     );
   });
 
@@ -190,8 +196,9 @@ describe('the comparison model', () => {
     const runs = [run('z', { method: 'odd', metrics: { ACC: { mean: 1, std: 0 } } })];
     const csv = compareCsv(compareGroups(runs, [odd], () => null, 'ACC', true));
     expect(csv).toBe(
-      'dataset,dataset_path,method,run,param_k,k,protocol,seeds,seed_range,seed,ACC_mean,ACC_std,seconds\n' +
-        'HW.mat,/data/a/HW.mat,odd,z,3,,paper,5,1..5,1,1,0,\n',
+      'dataset,dataset_path,method,run,param_k,k,protocol,seeds,seed_range,seed,preprocess,' +
+        'fill_note,ACC_mean,ACC_std,seconds\n' +
+        'HW.mat,/data/a/HW.mat,odd,z,3,,paper,5,1..5,1,none,,1,0,\n',
     );
   });
 });

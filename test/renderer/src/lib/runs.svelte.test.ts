@@ -30,6 +30,8 @@ function run(patch: Partial<RunInfo> = {}): RunInfo {
     protocol: 'paper',
     seeds: 20,
     batch: null,
+    preprocess: 'none',
+    fill: null,
     status: 'queued',
     progress: null,
     maxIterations: 50,

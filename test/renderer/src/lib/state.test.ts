@@ -55,6 +55,8 @@ function run(id: string, patch: Partial<RunInfo> = {}): RunInfo {
     protocol: 'single',
     seeds: 1,
     batch: null,
+    preprocess: 'none',
+    fill: null,
     status: 'queued',
     progress: null,
     maxIterations: null,
@@ -181,6 +183,10 @@ describe('RunFormState', () => {
       k: 4,
       batch: 'b1',
     });
+    // The preprocessing: absent while 'none' (the default), else carried.
+    expect(form.preprocess).toBe('none');
+    form.preprocess = 'l2-rows';
+    expect(form.request('d1')?.preprocess).toBe('l2-rows');
   });
 
   it('rejects out-of-range values with the schema’s message and makes no request', () => {
