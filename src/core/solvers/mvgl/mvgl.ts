@@ -155,6 +155,8 @@ function globalGraph(
   S: Csr;
   A: Csr;
   F: Mat;
+  /** F of A10 (the step's first graph): the next pass's warm start for its first solve. */
+  F0: Mat;
   labels: Int32Array;
   components: number;
   early: boolean;
@@ -173,10 +175,20 @@ function globalGraph(
   const A10 = symmetrise(A0);
   let bottom = laplacianBottomPairs(A10, c, o.eigensolver, warm);
   let F = bottom.F;
+  const F0 = F;
   const trace: RankTrace = { lambda: [], actions: [], sc: [], sc1: [] };
   if (head(bottom.values, c) < 1e-10) {
     const comp = connectedComponents(A10);
-    return { S: A0, A: A10, F, labels: comp.labels, components: comp.count, early: true, trace };
+    return {
+      S: A0,
+      A: A10,
+      F,
+      F0,
+      labels: comp.labels,
+      components: comp.count,
+      early: true,
+      trace,
+    };
   }
   let lambda = 1;
   let S = A0;
@@ -221,7 +233,7 @@ function globalGraph(
     }
   }
   const comp = connectedComponents(A);
-  return { S, A, F, labels: comp.labels, components: comp.count, early: false, trace };
+  return { S, A, F, F0, labels: comp.labels, components: comp.count, early: false, trace };
 }
 
 /** Solves the small SPD system C·w = 1 (V × V) by Gaussian elimination with partial pivoting. */
@@ -392,7 +404,7 @@ export function* mvglIterate(
       converged = true;
       break;
     }
-    g = globalGraph(S0, c, o, g?.F ?? null);
+    g = globalGraph(S0, c, o, g?.F0 ?? null);
     alpha = weights(g.S, Sv);
     S0 = combine(Sv, alpha);
     Jold = Jnew;
