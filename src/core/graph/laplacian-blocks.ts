@@ -22,6 +22,9 @@ import type { Csr, Mat } from '../linalg/types';
 /** Components up to this size are decomposed densely. */
 export const DENSE_MAX = 160;
 
+/** Cap on the deflated route's extra block columns (one per component). */
+const BLOCK_EXTRA = 16;
+
 /** Connected components of the nonzero pattern of the symmetric S (any sign joins). */
 export function patternComponents(S: Csr): { count: number; labels: Int32Array } {
   const n = S.rows;
@@ -237,21 +240,26 @@ function deflated(
     proj.fill(0, 0, m * b);
     for (let i = 0; i < n; i++) {
       const o = label[i]! * b;
-      const f = scale[label[i]!]!;
-      for (let t = 0; t < b; t++) proj[o + t]! += f * X.data[i * b + t]!;
+      const fi = scale[label[i]!]!;
+      const x = i * b;
+      for (let t = 0; t < b; t++) proj[o + t]! += fi * X.data[x + t]!;
     }
     return proj;
   };
+  const f = new Float64Array(n);
+  for (let i = 0; i < n; i++) f[i] = scale[label[i]!]!;
   const op = {
     n,
     apply(X: Mat, Y: Mat): void {
       base.apply(X, Y);
       const b = X.cols;
       const P = project(X);
+      for (let g = 0; g < m * b; g++) P[g]! *= sigma;
       for (let i = 0; i < n; i++) {
         const o = label[i]! * b;
-        const f = sigma * scale[label[i]!]!;
-        for (let t = 0; t < b; t++) Y.data[i * b + t]! += f * P[o + t]!;
+        const fi = f[i]!;
+        const y = i * b;
+        for (let t = 0; t < b; t++) Y.data[y + t]! += fi * P[o + t]!;
       }
     },
   };
@@ -283,7 +291,15 @@ function deflated(
       }
     }
   }
-  const r = blockEig(op, k, { which: 'smallest', tol: 1e-12, ...(X0 ? { X0 } : {}) });
+  // The other components' lowest nonzero eigenvalues crowd λ_{c+1} (one each): a block wide
+  // enough to hold them keeps the filter's gap open.
+  const blockSize = Math.min(n, k + Math.max(3, Math.ceil(k / 4)) + Math.min(m, BLOCK_EXTRA));
+  const r = blockEig(op, k, {
+    which: 'smallest',
+    tol: 1e-12,
+    blockSize,
+    ...(X0 ? { X0 } : {}),
+  });
   const values = new Float64Array(c + 1);
   values.set(r.values, m);
   const F: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
