@@ -19,6 +19,8 @@ import type { Csr, Mat } from '../../linalg/types';
 import { connectedComponents } from '../../graph/components';
 import { knn } from '../../graph/knn';
 import { gramDistance, pknRows, referenceNeighbours, symmetrise } from '../../graph/pkn';
+import { NumericalError } from '../../linalg/errors';
+import { luFactor, luSolve } from '../../linalg/lu';
 import { transposeCsr } from '../../linalg/sparse';
 import { projectSimplexNewtonAt } from '../../prox/simplex';
 import type { SolverStep } from '../types';
@@ -155,6 +157,8 @@ function globalGraph(
   S: Csr;
   A: Csr;
   F: Mat;
+  /** F of A10 (the step's first graph): the next pass's warm start for its first solve. */
+  F0: Mat;
   labels: Int32Array;
   components: number;
   early: boolean;
@@ -173,10 +177,20 @@ function globalGraph(
   const A10 = symmetrise(A0);
   let bottom = laplacianBottomPairs(A10, c, o.eigensolver, warm);
   let F = bottom.F;
+  const F0 = F;
   const trace: RankTrace = { lambda: [], actions: [], sc: [], sc1: [] };
   if (head(bottom.values, c) < 1e-10) {
     const comp = connectedComponents(A10);
-    return { S: A0, A: A10, F, labels: comp.labels, components: comp.count, early: true, trace };
+    return {
+      S: A0,
+      A: A10,
+      F,
+      F0,
+      labels: comp.labels,
+      components: comp.count,
+      early: true,
+      trace,
+    };
   }
   let lambda = 1;
   let S = A0;
@@ -221,39 +235,20 @@ function globalGraph(
     }
   }
   const comp = connectedComponents(A);
-  return { S, A, F, labels: comp.labels, components: comp.count, early: false, trace };
+  return { S, A, F, F0, labels: comp.labels, components: comp.count, early: false, trace };
 }
 
-/** Solves the small SPD system C·w = 1 (V × V) by Gaussian elimination with partial pivoting. */
-function solveOnes(C: Float64Array, V: number, w: Float64Array): void {
-  const M = Float64Array.from(C);
-  w.fill(1);
-  for (let col = 0; col < V; col++) {
-    let piv = col;
-    for (let r = col + 1; r < V; r++) {
-      if (Math.abs(M[r * V + col]!) > Math.abs(M[piv * V + col]!)) piv = r;
-    }
-    if (piv !== col) {
-      for (let q = 0; q < V; q++) {
-        const t = M[col * V + q]!;
-        M[col * V + q] = M[piv * V + q]!;
-        M[piv * V + q] = t;
-      }
-      const t = w[col]!;
-      w[col] = w[piv]!;
-      w[piv] = t;
-    }
-    for (let r = col + 1; r < V; r++) {
-      const f = M[r * V + col]! / M[col * V + col]!;
-      if (f === 0) continue;
-      for (let q = col; q < V; q++) M[r * V + q]! -= f * M[col * V + q]!;
-      w[r]! -= f * w[col]!;
-    }
-  }
-  for (let r = V - 1; r >= 0; r--) {
-    let s = w[r]!;
-    for (let q = r + 1; q < V; q++) s -= M[r * V + q]! * w[q]!;
-    w[r] = s / M[r * V + r]!;
+/**
+ * w with C·w = 1 (V × V) by LU with partial pivoting (linalg/lu.ts) into `w`; false when a pivot is
+ * exactly zero (C singular to working precision).
+ */
+function solveOnes(C: Mat, ones: Mat, w: Mat): boolean {
+  try {
+    luSolve(luFactor(C), ones, w);
+    return true;
+  } catch (e) {
+    if (e instanceof NumericalError) return false;
+    throw e;
   }
 }
 
@@ -266,8 +261,11 @@ function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
   const buf = new Float64Array((V + 1) * n);
   const mark = new Uint8Array(n);
   const list = new Int32Array(n);
-  const C = new Float64Array(V * V);
-  const w = new Float64Array(V);
+  const Cm: Mat = { rows: V, cols: V, data: new Float64Array(V * V) };
+  const C = Cm.data;
+  const ones: Mat = { rows: V, cols: 1, data: new Float64Array(V).fill(1) };
+  const wm: Mat = { rows: V, cols: 1, data: new Float64Array(V) };
+  const w = wm.data;
   const z = new Float64Array(V);
   for (let j = 0; j < n; j++) {
     let m = 0;
@@ -295,10 +293,10 @@ function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
     for (let a = 0; a < V; a++) C[a * V + a]! += EPS * trace;
     // Where S's column equals every view's (Z = 0) the reference's system is 0·w = 1 and its α
     // is NaN; the weights are then undefined and we take them uniform (a departure: README).
-    if (trace > 0) solveOnes(C, V, w);
+    const solved = trace > 0 && solveOnes(Cm, ones, wm);
     let sw = 0;
     for (let v = 0; v < V; v++) sw += w[v]!;
-    const ok = trace > 0 && Number.isFinite(sw) && sw !== 0;
+    const ok = solved && Number.isFinite(sw) && sw !== 0;
     for (let v = 0; v < V; v++) alpha[v * n + j] = ok ? w[v]! / sw : 1 / V;
     for (let r = 0; r < m; r++) {
       const i = list[r]!;
@@ -392,7 +390,7 @@ export function* mvglIterate(
       converged = true;
       break;
     }
-    g = globalGraph(S0, c, o, g?.F ?? null);
+    g = globalGraph(S0, c, o, g?.F0 ?? null);
     alpha = weights(g.S, Sv);
     S0 = combine(Sv, alpha);
     Jold = Jnew;
