@@ -279,11 +279,12 @@ const KERNEL_WORKSPACE = 2 ** 20;
  * The n × n doubles at the peak (README "Memory"), counted from mlrssc.ts: per view K, A, C1,
  * C2, C3, Λ2, Λ3, Λ4 and, on the 'fast' path, the eigenvectors of K (9V; 'dense': 8V); the
  * pairwise variant's copy of the previous C2s (V); C*, the agreement sum, B, A_prev and the
- * inverse's scratch (5); the SVT's U, V, the recomposition's factors and the SVD's workspace
- * (about 5); C and the affinity (2).
+ * inverse's scratch (5); the SVT's U, V, the SVD's working copies and the recomposition's
+ * factors (8); C and the affinity (2); N and the eigensolver's copies (3); a kernel's build
+ * (the Gram matrix, the distances and their sorted copy: 3).
  */
 export function mlrsscSquares(V: number, variant: Variant, path: 'fast' | 'dense'): number {
-  return (path === 'fast' ? 9 : 8) * V + (variant === 'pairwise' ? V : 0) + 5 + 5 + 2;
+  return (path === 'fast' ? 9 : 8) * V + (variant === 'pairwise' ? V : 0) + 5 + 8 + 2 + 3 + 3;
 }
 
 function footprintFor(variant: Variant) {
