@@ -8,6 +8,7 @@ import { bsv } from './bsv';
 import { cgl, cgmvcNc } from './cgl';
 import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
+import { kmlrsscCentroid, kmlrsscPairwise, mlrsscCentroid, mlrsscPairwise } from './mlrssc';
 import { mvgl } from './mvgl';
 import type { Solver } from './types';
 
@@ -43,3 +44,4 @@ register(imvcCbg);
 register(cgl, cgmvcNc);
 register(amgl);
 register(mvgl);
+register(mlrsscPairwise, mlrsscCentroid, kmlrsscPairwise, kmlrsscCentroid);

@@ -10,6 +10,7 @@ import type { cgmvcNcSchema } from '../../../src/core/solvers/cgl';
 import { cglSchema } from '../../../src/core/solvers/cgl';
 import { imvcCbgSchema } from '../../../src/core/solvers/imvc-cbg';
 import type { kmeansConcatSchema } from '../../../src/core/solvers/kmeans-concat';
+import type { kmlrsscPairwiseSchema } from '../../../src/core/solvers/mlrssc';
 import { validateParams } from '../../../src/core/solvers/params';
 import { listSolvers } from '../../../src/core/solvers/registry';
 import { defineSolver, type ParamsOf } from '../../../src/core/solvers/types';
@@ -24,6 +25,12 @@ describe('ParamsOf a schema declared as const', () => {
     expectTypeOf<ParamsOf<typeof imvcCbgSchema>['start']>().toEqualTypeOf<'seeded' | 'reference'>();
     expectTypeOf<ParamsOf<typeof cglSchema>['path']>().toEqualTypeOf<'factorised' | 'dense'>();
     expectTypeOf<ParamsOf<typeof cgmvcNcSchema>['gamma']>().toEqualTypeOf<number>();
+    expectTypeOf<ParamsOf<typeof kmlrsscPairwiseSchema>['sigma']>().toEqualTypeOf<
+      readonly number[] | null
+    >();
+    expectTypeOf<ParamsOf<typeof kmlrsscPairwiseSchema>['kernel']>().toEqualTypeOf<
+      'gaussian' | 'linear' | 'polynomial'
+    >();
   });
 
   it('refuses a misspelt parameter at compile time', () => {
@@ -74,6 +81,10 @@ describe('declarations of the registered solvers', () => {
       'cgmvc-nc': ['complete', false],
       amgl: ['complete', true],
       mvgl: ['complete', false],
+      'mlrssc-pairwise': ['complete', false],
+      'mlrssc-centroid': ['complete', false],
+      'kmlrssc-pairwise': ['complete', false],
+      'kmlrssc-centroid': ['complete', false],
     });
   });
 
@@ -86,18 +97,31 @@ describe('declarations of the registered solvers', () => {
       if (cap !== null) expect(cap, s.name).toBe(params[capParam]);
       const f = s.footprint(shape, params);
       expect(f.bytes, s.name).toBeGreaterThan(0);
-      expect(f.quadratic, s.name).toBe(false);
+      // MLRSSC's model is n × n matrices per view: its footprint says so (quadratic).
+      expect(f.quadratic, s.name).toBe(s.name.includes('mlrssc'));
       expect(f.note.length, s.name).toBeGreaterThan(0);
     }
   });
 
-  it('flag the dense CGL path as quadratic, growing as n²', () => {
+  it('flag the dense paths (CGL, MLRSSC) as quadratic, growing as n²', () => {
     for (const s of listSolvers().filter((t) => 'path' in t.schema)) {
       const params = validateParams(s.schema, { path: 'dense' });
       const small = s.footprint({ ...shape, n: 500 }, params);
       const large = s.footprint({ ...shape, n: 1000 }, params);
       expect(small.quadratic).toBe(true);
       expect(large.bytes / small.bytes).toBeGreaterThan(3.5);
+    }
+  });
+
+  it('size MLRSSC at several n × n doubles per view (HW: n = 2000, V = 6)', () => {
+    const hw = { n: 2000, dims: [216, 76, 64, 6, 240, 47], present: Array(6).fill(2000), k: 10 };
+    for (const s of listSolvers().filter((t) => t.name.includes('mlrssc'))) {
+      const f = s.footprint(hw, validateParams(s.schema, {}));
+      const squares = f.bytes / (8 * 2000 * 2000);
+      // 9 per view (kernel, A, C1, C2, C3, three multipliers, eigenvectors), 10 pairwise, + 21 shared.
+      expect(squares, s.name).toBeGreaterThanOrEqual(9 * 6);
+      expect(squares, s.name).toBeLessThan(10 * 6 + 22);
+      expect(f.note, s.name).toMatch(/n × n/);
     }
   });
 });
