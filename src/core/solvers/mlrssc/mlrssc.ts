@@ -5,19 +5,18 @@
  * (agreement), the multipliers; the centroid C* after all views; an absolute max-abs stop test.
  *
  * K[v]: (n, n) symmetric kernels → C (n, n) and the per-iteration residuals and μ.
- * 'fast' applies (K + 3μI)⁻¹ from one eigendecomposition of each K per solve (two GEMMs);
- * 'dense' factorises K + 3μI by Cholesky every iteration (the reference's arithmetic, for tests).
+ * 'fast' (default): (K + 3μI)⁻¹ from one eigendecomposition of each K per solve, two GEMMs per
+ * application and one once μ is final, or the thin (Woodbury) route when K = X·Xᵀ with d ≤ n/2
+ * (inverse.ts); the singular-value threshold by the Golub–Kahan SVD (or, opt-in, through the
+ * eigendecomposition of BᵀB, prox/svt-gram.ts); the pairwise sum over the other views from a
+ * running prefix (no copy of the C2); buffers allocated once per solve (footprint.ts counts them).
+ * 'dense': Cholesky of K + 3μI every iteration and a full SVD per threshold (dense.ts, the
+ * reference's arithmetic, kept for tests).
  */
-import {
-  choleskyFactor,
-  choleskySolve,
-  matmul,
-  matmulTA,
-  matmulTB,
-  svd,
-  symEig,
-} from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
+import { gramVerdict, svtGramInto, svtGramWork } from '../../prox/svt-gram';
+import { mlrsscDense, svtInto } from './dense';
+import { kernelInverse } from './inverse';
 
 export interface MlrsscOptions {
   readonly variant: 'pairwise' | 'centroid';
@@ -30,6 +29,18 @@ export interface MlrsscOptions {
   readonly iterations: number;
   readonly tolerance: number;
   readonly path: 'fast' | 'dense';
+  /**
+   * Optional, fast path only: factors[v] = X_v (n, d_v) when K_v = X_v·X_vᵀ (the linear
+   * kernel), so the inverse takes the thin route when d_v ≤ n/2.
+   */
+  readonly factors?: readonly (Mat | null)[];
+  /**
+   * Fast path only: 'svd' (default) the Golub–Kahan SVD for every threshold; 'gram' the
+   * eigendecomposition of BᵀB where its accuracy guard allows (prox/svt-gram.ts), the SVD
+   * elsewhere. 'gram' is exact to the guard's bound but, with today's symEig, measured slower
+   * than the SVD at n = 169–400, hence not the default.
+   */
+  readonly svt?: 'svd' | 'gram';
 }
 
 export interface MlrsscResult {
@@ -44,67 +55,22 @@ export interface MlrsscResult {
   readonly residuals: readonly (readonly [number, number, number, number])[];
   readonly iterations: number;
   readonly converged: boolean;
-}
-
-/** Applies (K + 3μI)⁻¹ to B, into out. */
-type Inverse = (v: number, mu: number, B: Mat, out: Mat) => void;
-
-function fastInverse(K: readonly Mat[], n: number): Inverse {
-  const eigs = K.map((k) => symEig(k));
-  const T: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
-  return (v, mu, B, out) => {
-    const { values, vectors } = eigs[v]!;
-    matmulTA(vectors, B, T);
-    for (let i = 0; i < n; i++) {
-      const s = 1 / (values[i]! + 3 * mu);
-      const row = T.data.subarray(i * n, (i + 1) * n);
-      for (let j = 0; j < n; j++) row[j]! *= s;
-    }
-    matmul(vectors, T, out);
-  };
-}
-
-function denseInverse(K: readonly Mat[], n: number): Inverse {
-  const M: Mat = { rows: n, cols: n, data: new Float64Array(n * n) };
-  return (v, mu, B, out) => {
-    M.data.set(K[v]!.data.subarray(0, n * n));
-    for (let i = 0; i < n; i++) M.data[i * n + i]! += 3 * mu;
-    choleskySolve(choleskyFactor(M), B, out);
-  };
-}
-
-/**
- * prox of τ‖·‖_* into out: Golub–Kahan SVD (divide and conquer, linalg/svd-gk.ts), shrink,
- * recompose the kept r pairs (one (n, r)·(r, n) GEMM). Returns r.
- */
-function svtInto(B: Mat, tau: number, out: Mat): number {
-  const { U, s, V } = svd(B);
-  const q = s.length;
-  const m = B.rows;
-  const n = B.cols;
-  let r = 0;
-  while (r < q && s[r]! > tau) r++;
-  if (r === 0) {
-    out.data.fill(0, 0, m * n);
-    return 0;
-  }
-  const us = new Float64Array(m * r);
-  for (let i = 0; i < m; i++)
-    for (let j = 0; j < r; j++) us[i * r + j] = U.data[i * q + j]! * (s[j]! - tau);
-  const vr = new Float64Array(n * r);
-  for (let i = 0; i < n; i++) for (let j = 0; j < r; j++) vr[i * r + j] = V.data[i * q + j]!;
-  matmulTB({ rows: m, cols: r, data: us }, { rows: n, cols: r, data: vr }, out);
-  return r;
+  /** Thresholds done by the SVD (the Gram route's guard declined, or svt: 'svd'), of V·iterations. */
+  readonly svdFallbacks: number;
 }
 
 const square = (n: number): Mat => ({ rows: n, cols: n, data: new Float64Array(n * n) });
 
 /** Runs MLRSSC on the kernels K (all n × n). */
 export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
+  return o.path === 'dense' ? mlrsscDense(K, o) : mlrsscFast(K, o);
+}
+
+function mlrsscFast(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
   const V = K.length;
   const n = K[0]!.rows;
   const nn = n * n;
-  const inverse = o.path === 'fast' ? fastInverse(K, n) : denseInverse(K, n);
+  const inverse = kernelInverse(K, o.factors, (m) => m >= o.maxMu || o.rho <= 1);
   const A = K.map(() => square(n));
   const C1 = K.map(() => square(n));
   const C2 = K.map(() => square(n));
@@ -112,24 +78,30 @@ export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
   const L2 = K.map(() => square(n));
   const L3 = K.map(() => square(n));
   const L4 = K.map(() => square(n));
-  const Cstar = square(n);
-  const Csum = square(n);
+  // Cstar (centroid) or the sum Σ_w C2_w of the previous iteration (pairwise).
+  const S = square(n);
   const B = square(n);
-  const Aprev = new Float64Array(nn);
+  let Anew = square(n);
+  const work = o.svt === 'gram' ? svtGramWork(n) : null;
+  const tryGram = new Array<boolean>(V).fill(true);
+  const sv = new Float64Array(n);
   const rankC1 = new Array<number>(V).fill(0);
   const muTrace: number[] = [];
   const residuals: [number, number, number, number][] = [];
   let mu = o.mu0;
   let converged = false;
+  let fallbacks = 0;
   let t = 0;
   const { lambda1, lambda2, lambda3 } = o;
+  const pairwise = o.variant === 'pairwise';
   while (t < o.iterations) {
     t++;
     muTrace.push(mu);
     const res: [number, number, number, number] = [0, 0, 0, 0];
-    const allC2 = o.variant === 'pairwise' ? C2.map((c) => c.data.slice(0, nn)) : [];
+    const s = S.data;
+    // Pairwise: s is the prefix Σ_{w<v} C2_w of the old C2 (see C3 below).
+    if (pairwise) s.fill(0);
     for (let v = 0; v < V; v++) {
-      const a = A[v]!.data;
       const c1 = C1[v]!.data;
       const c2 = C2[v]!.data;
       const c3 = C3[v]!.data;
@@ -137,12 +109,32 @@ export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
       const l3 = L3[v]!.data;
       const l4 = L4[v]!.data;
       const k = K[v]!.data;
-      Aprev.set(a.subarray(0, nn));
       const b = B.data;
       for (let i = 0; i < nn; i++) {
         b[i] = k[i]! + mu * c2[i]! - l2[i]! + mu * c1[i]! - l3[i]! + mu * c3[i]! - l4[i]!;
       }
-      inverse(v, mu, B, A[v]!);
+      // A into the spare buffer; the old A stays for max|A − A_prev|, then the two swap.
+      inverse(v, mu, B, Anew);
+      const Aprev = A[v]!;
+      A[v] = Anew;
+      Anew = Aprev;
+      const a = A[v]!.data;
+      const ap = Aprev.data;
+      // C3 before C2_v changes. Pairwise, the other views' old C2 are summed in the reference's
+      // order, w = 0, 1, … skipping v: the prefix over w < v (kept in s, as C2_w is overwritten)
+      // plus the views w > v, not yet updated; then C2_v joins the prefix.
+      const den = pairwise ? 2 * lambda3 * (V - 1) + mu : 2 * lambda3 + mu;
+      if (pairwise) {
+        const later = C2.slice(v + 1).map((c) => c.data);
+        for (let i = 0; i < nn; i++) {
+          let cs = s[i]!;
+          for (const cw of later) cs += cw[i]!;
+          c3[i] = (2 * lambda3 * cs + mu * a[i]! + l4[i]!) / den;
+          s[i]! += c2[i]!;
+        }
+      } else {
+        for (let i = 0; i < nn; i++) c3[i] = (2 * lambda3 * s[i]! + mu * a[i]! + l4[i]!) / den;
+      }
       // C2 = soft(A + Λ2/μ, λ2/μ), zero diagonal.
       const s2 = lambda2 / mu;
       for (let i = 0; i < nn; i++) {
@@ -152,23 +144,18 @@ export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
       for (let i = 0; i < n; i++) c2[i * n + i] = 0;
       // C1 = SVT(A + Λ3/μ, λ1/μ).
       for (let i = 0; i < nn; i++) b[i] = a[i]! + l3[i]! / mu;
-      rankC1[v] = svtInto(B, lambda1 / mu, C1[v]!);
-      // C3: the agreement with the other views (pairwise) or with the centroid.
-      if (o.variant === 'pairwise') {
-        const cs = Csum.data;
-        cs.fill(0);
-        for (let w = 0; w < V; w++) {
-          if (w === v) continue;
-          const cw = allC2[w]!;
-          for (let i = 0; i < nn; i++) cs[i]! += cw[i]!;
+      // The Gram route when the last spectrum of this view passed its guard, else the SVD,
+      // whose spectrum decides the next try (at the next μ's threshold).
+      let r = work && tryGram[v] ? svtGramInto(B, lambda1 / mu, C1[v]!, work) : -1;
+      if (r < 0) {
+        fallbacks++;
+        r = svtInto(B, lambda1 / mu, C1[v]!, sv);
+        if (work) {
+          for (let i = 0; i < n; i++) sv[i] = sv[i]! * sv[i]!;
+          tryGram[v] = gramVerdict(sv, lambda1 / Math.min(mu * o.rho, o.maxMu), n) >= 0;
         }
-        const den = 2 * lambda3 * (V - 1) + mu;
-        for (let i = 0; i < nn; i++) c3[i] = (2 * lambda3 * cs[i]! + mu * a[i]! + l4[i]!) / den;
-      } else {
-        const cs = Cstar.data;
-        const den = 2 * lambda3 + mu;
-        for (let i = 0; i < nn; i++) c3[i] = (2 * lambda3 * cs[i]! + mu * a[i]! + l4[i]!) / den;
-      }
+      } else tryGram[v] = true;
+      rankC1[v] = r;
       let r1 = 0;
       let r2 = 0;
       let r3 = 0;
@@ -184,39 +171,49 @@ export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
         r1 = Math.max(r1, Math.abs(d1));
         r2 = Math.max(r2, Math.abs(d2));
         r3 = Math.max(r3, Math.abs(d3));
-        r4 = Math.max(r4, Math.abs(x - Aprev[i]!));
+        r4 = Math.max(r4, Math.abs(x - ap[i]!));
       }
       res[0] = Math.max(res[0], r1);
       res[1] = Math.max(res[1], r2);
       res[2] = Math.max(res[2], r3);
       res[3] = Math.max(res[3], r4);
     }
-    if (o.variant === 'centroid') {
+    if (!pairwise) {
       // C* = (C* + λ3 Σ_v C2_v) / (V λ3): the reference adds the previous centroid; kept.
-      const cs = Cstar.data;
       for (let i = 0; i < nn; i++) {
-        let s = 0;
-        for (let v = 0; v < V; v++) s += C2[v]!.data[i]!;
-        cs[i] = (cs[i]! + lambda3 * s) / (V * lambda3);
+        let sum = 0;
+        for (let v = 0; v < V; v++) sum += C2[v]!.data[i]!;
+        s[i] = (s[i]! + lambda3 * sum) / (V * lambda3);
       }
     }
     residuals.push(res);
     mu = Math.min(mu * o.rho, o.maxMu);
-    if (res.every((r) => r <= o.tolerance)) {
+    if (res.every((x) => x <= o.tolerance)) {
       converged = true;
       break;
     }
   }
+  // The result reuses the spare buffer (pairwise: the mean of the C2).
   let C: Mat;
-  if (o.variant === 'centroid') C = Cstar;
+  if (!pairwise) C = S;
   else {
-    C = square(n);
+    C = Anew;
+    C.data.fill(0);
     for (let v = 0; v < V; v++) {
       const c2 = C2[v]!.data;
       for (let i = 0; i < nn; i++) C.data[i]! += c2[i]! / V;
     }
   }
-  return { C, C2, rankC1, mu: muTrace, residuals, iterations: t, converged };
+  return {
+    C,
+    C2,
+    rankC1,
+    mu: muTrace,
+    residuals,
+    iterations: t,
+    converged,
+    svdFallbacks: fallbacks,
+  };
 }
 
 /** The affinity |C| + |Cᵀ| (n, n). */
