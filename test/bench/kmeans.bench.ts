@@ -36,6 +36,14 @@ const K = 10;
 const ITERATIONS = 20;
 /** Runs per figure (KMEANS_BENCH_RUNS overrides, e.g. 1 for a quick look). */
 const RUNS = Number(process.env.KMEANS_BENCH_RUNS ?? 5);
+/** Row counts of the per-iteration table (KMEANS_BENCH_SIZES, comma-separated, overrides). */
+const SIZES = (process.env.KMEANS_BENCH_SIZES ?? '1000,10000,100000,1000000')
+  .split(',')
+  .map(Number);
+/** Which parts run (KMEANS_BENCH_PARTS: any of iteration, replicates, hw, metrics). */
+const PARTS = new Set(
+  (process.env.KMEANS_BENCH_PARTS ?? 'iteration,replicates,hw,metrics').split(','),
+);
 const ROOT = join(import.meta.dirname, '../..');
 const HW = join(ROOT, '../shared/datasets/HW/HW.mat');
 
@@ -108,7 +116,7 @@ function perIterationTable(): void {
   const rows: (string | number)[][] = [
     ['one Lloyd iteration, n × 20, k = 10', 'mvstudio', 'sklearn', 'ratio'],
   ];
-  for (const n of [1_000, 10_000, 100_000, 1_000_000]) {
+  for (const n of SIZES) {
     const X = uniform(n, 1);
     const dir = tempDir('mvstudio-bench-kmeans-');
     const path = join(dir, 'x.f64');
@@ -234,9 +242,13 @@ function hwRow(): (string | number)[] {
 
 function kmeansTable(): void {
   console.log(`threads: mvstudio ${threads()}; sklearn ${anchorThreads()}`);
-  perIterationTable();
+  if (PARTS.has('iteration')) perIterationTable();
   console.log();
-  console.log(table([['whole calls', 'mvstudio', 'sklearn', 'ratio'], replicatesRow(), hwRow()]));
+  const calls = [
+    ...(PARTS.has('replicates') ? [replicatesRow()] : []),
+    ...(PARTS.has('hw') ? [hwRow()] : []),
+  ];
+  if (calls.length) console.log(table([['whole calls', 'mvstudio', 'sklearn', 'ratio'], ...calls]));
 }
 
 /**
@@ -306,5 +318,5 @@ async function metricsTable(): Promise<void> {
 export async function run(): Promise<void> {
   kmeansTable();
   console.log();
-  await metricsTable();
+  if (PARTS.has('metrics')) await metricsTable();
 }
