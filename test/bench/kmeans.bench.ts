@@ -24,6 +24,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setHamerlyBackend } from '../../src/core/cluster/hamerly-kernel';
 import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
 import type { Mat } from '../../src/core/linalg/types';
 import { clusteringMetrics, silhouette } from '../../src/core/metrics';
@@ -114,7 +115,14 @@ const ratio = (a: number, b: number | null): string => (b ? (a / b).toFixed(2) :
 
 function perIterationTable(): void {
   const rows: (string | number)[][] = [
-    ['one Lloyd iteration, n × 20, k = 10', 'mvstudio', 'sklearn', 'ratio'],
+    [
+      'one Lloyd iteration, n × 20, k = 10',
+      'mvstudio',
+      'sklearn',
+      'ratio',
+      'TS Hamerly loop',
+      'ratio',
+    ],
   ];
   for (const n of SIZES) {
     const X = uniform(n, 1);
@@ -125,13 +133,19 @@ function perIterationTable(): void {
       oursPerIteration(X, 0); // warms the JIT up
       const o: number[] = [];
       const s: number[] = [];
+      // Before/after: Hamerly's scan in its TypeScript loop (the fallback), interleaved.
+      const before: number[] = [];
       for (let run = 1; run <= RUNS; run++) {
         o.push(oursPerIteration(X, run));
+        setHamerlyBackend('ts');
+        before.push(oursPerIteration(X, run));
+        setHamerlyBackend('wasm');
         const a = sklearnPerIteration(path, n, run);
         if (a !== null) s.push(a);
       }
       const so = s.length ? median(s) : null;
-      rows.push([`n = ${n}`, ms(median(o)), ms(so), ratio(median(o), so)]);
+      const bo = median(before);
+      rows.push([`n = ${n}`, ms(median(o)), ms(so), ratio(median(o), so), ms(bo), ratio(bo, so)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
