@@ -3,10 +3,11 @@
  * `npm run build:wasm`: compiles the WebAssembly text sources in src/core/linalg/wasm/,
  * src/core/fft/wasm/ and src/core/cluster/wasm/ with wabt (the npm build of the WebAssembly
  * Binary Toolkit) and writes each module's bytes into a TypeScript file beside it (gemm.wat →
- * gemm-wasm.ts, gemm-fma.wat → gemm-fma-wasm.ts, csr.wat → csr-wasm.ts, symv.wat → symv-wasm.ts, panel.wat → panel-wasm.ts, dist.wat → dist-wasm.ts), so
+ * gemm-wasm.ts, gemm-fma.wat → gemm-fma-wasm.ts, csr.wat → csr-wasm.ts, symv.wat → symv-wasm.ts,
+ * panel.wat → panel-wasm.ts, dist.wat → dist-wasm.ts, hamerly.wat → hamerly-wasm.ts), so
  * the app needs nothing at run time but those committed modules. The tests (gemm-wasm.test.ts,
- * csr-kernel.test.ts, symv-kernel.test.ts, fft-panel-wasm.test.ts, kmeans-dist.test.ts) recompile the .wat the same
- * way and check the committed bytes equal it.
+ * csr-kernel.test.ts, symv-kernel.test.ts, fft-panel-wasm.test.ts, kmeans-dist.test.ts,
+ * kmeans-hamerly.test.ts) recompile the .wat the same way and check the committed bytes equal it.
  * `--check` writes nothing and exits 1 when a committed module is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -63,6 +64,13 @@ const MODULES = [
     out: 'dist-wasm.ts',
     name: 'DIST_WASM',
     what: "k-means' squared distances\n * (eight rows × one centre per pass), which dist-kernel.ts instantiates on first use",
+  },
+  {
+    dir: cluster,
+    wat: 'hamerly.wat',
+    out: 'hamerly-wasm.ts',
+    name: 'HAMERLY_WASM',
+    what: "k-means' fused Hamerly\n * reassignment scan, which hamerly-kernel.ts instantiates on first use",
   },
 ];
 

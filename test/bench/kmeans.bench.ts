@@ -24,6 +24,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setHamerlyBackend } from '../../src/core/cluster/hamerly-kernel';
 import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
 import type { Mat } from '../../src/core/linalg/types';
 import { clusteringMetrics, silhouette } from '../../src/core/metrics';
@@ -36,6 +37,14 @@ const K = 10;
 const ITERATIONS = 20;
 /** Runs per figure (KMEANS_BENCH_RUNS overrides, e.g. 1 for a quick look). */
 const RUNS = Number(process.env.KMEANS_BENCH_RUNS ?? 5);
+/** Row counts of the per-iteration table (KMEANS_BENCH_SIZES, comma-separated, overrides). */
+const SIZES = (process.env.KMEANS_BENCH_SIZES ?? '1000,10000,100000,1000000')
+  .split(',')
+  .map(Number);
+/** Which parts run (KMEANS_BENCH_PARTS: any of iteration, replicates, hw, metrics). */
+const PARTS = new Set(
+  (process.env.KMEANS_BENCH_PARTS ?? 'iteration,replicates,hw,metrics').split(','),
+);
 const ROOT = join(import.meta.dirname, '../..');
 const HW = join(ROOT, '../shared/datasets/HW/HW.mat');
 
@@ -106,9 +115,16 @@ const ratio = (a: number, b: number | null): string => (b ? (a / b).toFixed(2) :
 
 function perIterationTable(): void {
   const rows: (string | number)[][] = [
-    ['one Lloyd iteration, n × 20, k = 10', 'mvstudio', 'sklearn', 'ratio'],
+    [
+      'one Lloyd iteration, n × 20, k = 10',
+      'mvstudio',
+      'sklearn',
+      'ratio',
+      'TS Hamerly loop',
+      'ratio',
+    ],
   ];
-  for (const n of [1_000, 10_000, 100_000, 1_000_000]) {
+  for (const n of SIZES) {
     const X = uniform(n, 1);
     const dir = tempDir('mvstudio-bench-kmeans-');
     const path = join(dir, 'x.f64');
@@ -117,13 +133,19 @@ function perIterationTable(): void {
       oursPerIteration(X, 0); // warms the JIT up
       const o: number[] = [];
       const s: number[] = [];
+      // Before/after: Hamerly's scan in its TypeScript loop (the fallback), interleaved.
+      const before: number[] = [];
       for (let run = 1; run <= RUNS; run++) {
         o.push(oursPerIteration(X, run));
+        setHamerlyBackend('ts');
+        before.push(oursPerIteration(X, run));
+        setHamerlyBackend('wasm');
         const a = sklearnPerIteration(path, n, run);
         if (a !== null) s.push(a);
       }
       const so = s.length ? median(s) : null;
-      rows.push([`n = ${n}`, ms(median(o)), ms(so), ratio(median(o), so)]);
+      const bo = median(before);
+      rows.push([`n = ${n}`, ms(median(o)), ms(so), ratio(median(o), so), ms(bo), ratio(bo, so)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -234,9 +256,13 @@ function hwRow(): (string | number)[] {
 
 function kmeansTable(): void {
   console.log(`threads: mvstudio ${threads()}; sklearn ${anchorThreads()}`);
-  perIterationTable();
+  if (PARTS.has('iteration')) perIterationTable();
   console.log();
-  console.log(table([['whole calls', 'mvstudio', 'sklearn', 'ratio'], replicatesRow(), hwRow()]));
+  const calls = [
+    ...(PARTS.has('replicates') ? [replicatesRow()] : []),
+    ...(PARTS.has('hw') ? [hwRow()] : []),
+  ];
+  if (calls.length) console.log(table([['whole calls', 'mvstudio', 'sklearn', 'ratio'], ...calls]));
 }
 
 /**
@@ -306,5 +332,5 @@ async function metricsTable(): Promise<void> {
 export async function run(): Promise<void> {
   kmeansTable();
   console.log();
-  await metricsTable();
+  if (PARTS.has('metrics')) await metricsTable();
 }

@@ -39,9 +39,10 @@
  *
  * Files: this one validates and drives the replicates (helper threads included) and the Lloyd
  * loop; kmeans-seed.ts seeds, kmeans-passes.ts holds an iteration's passes (distances, scan,
- * centres, empty clusters), kmeans-bounds.ts the Hamerly bounds, kmeans-gemm.ts the GEMM
- * scan, kmeans-work.ts the buffers. Each iteration takes Hamerly's scan while at most
- * BOUNDED_SHARE of the rows fail its test (counted by either scan), else the GEMM scan.
+ * centres, empty clusters), kmeans-bounds.ts the Hamerly bounds (its per-row loop fused on
+ * WebAssembly SIMD in hamerly-kernel.ts, the same bits), kmeans-gemm.ts the GEMM scan,
+ * kmeans-work.ts the buffers. Each iteration takes Hamerly's scan while at most BOUNDED_SHARE
+ * of the rows fail its test (counted by either scan), else the GEMM scan.
  */
 import type { Mat } from '../linalg/types';
 import { chunkBounds, threadPool } from '../parallel';
