@@ -55,6 +55,9 @@ interface HamerlyWasm {
 /** Largest memory the module grows to; larger problems keep the TypeScript loop. */
 const MAX_BYTES = 1024 * 2 ** 20;
 
+/** Memory the module may keep after a k-means call (wasm memory never shrinks). */
+const KEEP_BYTES = 64 * 2 ** 20;
+
 let want: HamerlyBackend = 'wasm';
 let state: HamerlyWasm | null | undefined;
 
@@ -73,6 +76,19 @@ function kernel(): HamerlyWasm | null {
   if (want !== 'wasm') return null;
   if (state === undefined) state = instantiate();
   return state;
+}
+
+/**
+ * Called by kmeans.ts when a call ends: a module whose memory grew past KEEP_BYTES is dropped
+ * (and made again, ~1 kB, on the next use) rather than holding X for the rest of the process.
+ */
+export function trimHamerlyMemory(): void {
+  if (state && state.memory.buffer.byteLength > KEEP_BYTES) state = undefined;
+}
+
+/** Bytes of the module's memory now (0 before first use); for tests. */
+export function hamerlyMemoryBytes(): number {
+  return state ? state.memory.buffer.byteLength : 0;
 }
 
 function instantiate(): HamerlyWasm | null {

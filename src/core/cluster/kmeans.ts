@@ -47,6 +47,8 @@
 import type { Mat } from '../linalg/types';
 import { chunkBounds, threadPool } from '../parallel';
 import { createRng, type Rng } from '../random';
+import { trimDistMemory } from './dist-kernel';
+import { trimHamerlyMemory } from './hamerly-kernel';
 import { boundedScan, initBounds } from './kmeans-bounds';
 import { gemmScan } from './kmeans-gemm';
 import {
@@ -299,6 +301,12 @@ function offer(best: Best | null, w: Work, r: number, end: ReplicateEnd): Best {
   };
 }
 
+/** Gives back the scan modules' memory after a call on a large X (dist-kernel, hamerly-kernel). */
+function trimModules(): void {
+  trimDistMemory();
+  trimHamerlyMemory();
+}
+
 /** Input of the helper task 'kmeans.replicates' (`core/tasks.ts`). */
 export interface ReplicatesTaskInput {
   readonly X: Mat;
@@ -322,6 +330,7 @@ export function replicatesTask(input: ReplicatesTaskInput): [Best | null, Float6
     sse[i] = s.value.sse;
     best = offer(best, w, first + i, s.value);
   }
+  trimModules();
   return [best, sse];
 }
 
@@ -387,6 +396,7 @@ function* replicates(
       best = offer(best, w, r, end);
     }
   }
+  trimModules();
   const b = best!;
   return {
     labels: b.labels,
