@@ -11,8 +11,9 @@
  * `squeue` is not needed: it shows no exit codes and forgets finished tasks first.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../io/atomic';
 import {
   arrayRanges,
   batchScript,
@@ -162,13 +163,6 @@ function checkSpec(spec: ArraySpec): number[] {
   return mem;
 }
 
-/** Writes `text` to `path` through a temp file and a rename. */
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
 /** sbatch for `indices` grouped by memory, one array per memory value; returns the new jobs. */
 async function submitGroups(
   sub: Omit<ArraySubmission, 'jobs'>,
@@ -178,9 +172,17 @@ async function submitGroups(
   const groups = new Map<number, number[]>();
   for (const i of indices) {
     const mem = sub.memMB[i]!;
-    groups.set(mem, [...(groups.get(mem) ?? []), i]);
+    const group = groups.get(mem);
+    if (group) group.push(i);
+    else groups.set(mem, [i]);
   }
   const jobs: ArraySubmission['jobs'] = [];
+  // A failed submission cancels the groups already submitted: no half arrays left behind.
+  const undo = () =>
+    cancelJobs(
+      jobs.map((j) => j.jobId),
+      env,
+    ).catch(() => undefined);
   for (const [mem, group] of [...groups].sort((a, b) => a[0] - b[0])) {
     const args = [
       '--parsable',
@@ -190,19 +192,12 @@ async function submitGroups(
       sub.script,
     ];
     const run = await slurm('sbatch', args, env).catch(async (err: unknown) => {
-      await cancelJobs(
-        jobs.map((j) => j.jobId),
-        env,
-      ).catch(() => undefined);
+      await undo();
       throw err;
     });
     const jobId = /^(\d+)/.exec(run.stdout.trim())?.[1];
     if (run.code !== 0 || jobId === undefined) {
-      // Do not leave the groups already submitted half an array.
-      await cancelJobs(
-        jobs.map((j) => j.jobId),
-        env,
-      ).catch(() => undefined);
+      await undo();
       throw commandFailed(
         'sbatch',
         run,
@@ -227,9 +222,8 @@ export async function submitArray(
   const env = options.env ?? process.env;
   const logDir = resolve(spec.logDir);
   const logPattern = slurmPathPattern(logDir);
-  mkdirSync(logDir, { recursive: true });
   const script = join(logDir, 'array.sh');
-  writeAtomic(script, batchScript(spec.tasks, logDir));
+  await writeFileAtomic(script, batchScript(spec.tasks, logDir));
   for (let i = 0; i < spec.tasks.length; i++)
     rmSync(join(logDir, exitMarkerName(i)), { force: true });
   const sbatchArgs = [

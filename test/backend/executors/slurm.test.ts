@@ -356,6 +356,35 @@ describe.skipIf(why !== null && !inCI())('on a one-node Slurm cluster', () => {
     await expect(resubmit(sub, [3], { env })).rejects.toThrow(/no task 3/);
   });
 
+  it('reports a task that exits non-zero with its exit code, from Slurm and from its marker', async () => {
+    const env = slurmEnv();
+    const sub = await submitArray(
+      {
+        tasks: [[NODE, '-e', 'process.exit(3)']],
+        workdir: TMP,
+        jobName: 'mvs-exit',
+        memMB: 100,
+        logDir: join(TMP, 'exit-logs'),
+      },
+      { env },
+    );
+    await waitSettled(sub, { env, timeoutMs: 60_000 });
+    const jobId = sub.jobs[0]!.jobId;
+    expect(await failedTasks(sub, { env })).toEqual([
+      {
+        index: 0,
+        jobId,
+        phase: 'failed',
+        state: 'FAILED',
+        exitCode: 3,
+        signal: 0,
+        reason: 'exit 3',
+        source: 'scontrol',
+      },
+    ]);
+    expect(readFileSync(join(sub.logDir, '0.exit'), 'utf8')).toBe(`3 ${jobId}\n`);
+  });
+
   it("fails with sbatch's message when the cluster cannot run the job", async () => {
     const env = slurmEnv();
     const err = await submitArray(
