@@ -102,7 +102,13 @@ function quiet(cmd: string, args: string[], env: NodeJS.ProcessEnv): string {
   }
 }
 
-function slurmConf(dir: string, port: number, auth: string, nodeLine: string): string {
+function slurmConf(
+  dir: string,
+  port: number,
+  auth: string,
+  nodeLine: string,
+  extra: string[],
+): string {
   return [
     'ClusterName=ci',
     'SlurmctldHost=localhost(127.0.0.1)',
@@ -134,6 +140,7 @@ function slurmConf(dir: string, port: number, auth: string, nodeLine: string): s
     'InactiveLimit=0',
     'KillWait=5',
     'MinJobAge=300',
+    ...extra,
     `${nodeLine} State=UNKNOWN`,
     'PartitionName=ci Nodes=localhost Default=YES MaxTime=INFINITE State=UP',
     '',
@@ -142,11 +149,12 @@ function slurmConf(dir: string, port: number, auth: string, nodeLine: string): s
 
 /**
  * Starts the cluster and waits until its node is idle. `auth: 'none'` skips munge (works on
- * Debian 12's Slurm 22.05, not promised elsewhere). Throws with the daemons' logs' location when
+ * Debian 12's Slurm 22.05, not promised elsewhere); `maxArraySize` lowers Slurm's limit on array
+ * ids (default 1001) to test arrays that must be split. Throws with the daemons' logs' location when
  * a step does not come up in time; whatever started is stopped first.
  */
 export async function startSlurmCluster(
-  options: { auth?: 'munge' | 'none'; realMemoryMB?: number } = {},
+  options: { auth?: 'munge' | 'none'; realMemoryMB?: number; maxArraySize?: number } = {},
 ): Promise<SlurmCluster> {
   const auth = options.auth ?? 'munge';
   const dir = mkdtempSync(join(tmpdir(), 'slurmci.'));
@@ -215,7 +223,16 @@ export async function startSlurmCluster(
       .replace(/^NodeName=\S*/, 'NodeName=localhost NodeAddr=127.0.0.1')
       .replace(/RealMemory=\d+/, `RealMemory=${memMB}`);
     const port = await freePorts();
-    writeFileSync(env.SLURM_CONF!, slurmConf(dir, port, authConf, nodeLine));
+    writeFileSync(
+      env.SLURM_CONF!,
+      slurmConf(
+        dir,
+        port,
+        authConf,
+        nodeLine,
+        options.maxArraySize ? [`MaxArraySize=${options.maxArraySize}`] : [],
+      ),
+    );
 
     daemon('slurmctld', ['-D', '-c', '-i', '-f', env.SLURM_CONF!], 'slurmctld.out', env);
     await until(

@@ -58,9 +58,11 @@ export function slurmPathPattern(path: string): string {
 export const exitMarkerName = (index: number): string => `${index}.exit`;
 
 /**
- * The bash batch script: picks `tasks[$SLURM_ARRAY_TASK_ID]`, runs it, writes the exit marker
- * atomically (temp + rename in `logDir`) and exits with the command's status, so Slurm and the
- * marker agree. A task killed by a signal (scancel, time limit) writes no marker.
+ * The bash batch script: task `i` = `$SLURM_ARRAY_TASK_ID` + the script's first argument (an
+ * offset, since Slurm's array ids stay below its MaxArraySize), its output and errors in
+ * `<logDir>/<i>.out` and `<i>.err`; it runs argv `i`, writes the exit marker atomically (temp +
+ * rename in `logDir`) and exits with the command's status, so Slurm and the marker agree. A task
+ * killed by a signal (scancel, time limit) writes no marker.
  */
 export function batchScript(tasks: readonly (readonly string[])[], logDir: string): string {
   if (tasks.length === 0) throw new Error('a job array needs at least one task');
@@ -70,18 +72,20 @@ export function batchScript(tasks: readonly (readonly string[])[], logDir: strin
   });
   return [
     '#!/bin/bash',
-    '# A job array written by Multiview Studio: array task i runs argv i.',
+    '# A job array written by Multiview Studio: task i runs argv i.',
     'set -u',
     `log=${shellQuote(logDir)}`,
-    'i=${SLURM_ARRAY_TASK_ID:?this script runs as a Slurm array task}',
+    'id=${SLURM_ARRAY_TASK_ID:?this script runs as a Slurm array task}',
+    'i=$((id + ${1:-0}))',
     'case "$i" in',
     ...cases,
     `  *) echo "no task $i in this array (0-${tasks.length - 1})" >&2; exit 2 ;;`,
     'esac',
+    'exec >"$log/$i.out" 2>"$log/$i.err"',
     '"${argv[@]}"',
     'rc=$?',
     'tmp="$log/.$i.exit.$$"',
-    'printf \'%s %s\\n\' "$rc" "${SLURM_ARRAY_JOB_ID:-}" > "$tmp" && mv -f "$tmp" "$log/$i.exit"',
+    'printf \'%s %s\\n\' "$rc" "${SLURM_ARRAY_JOB_ID:-}" >"$tmp" && mv -f "$tmp" "$log/$i.exit"',
     'exit "$rc"',
     '',
   ].join('\n');

@@ -55,7 +55,14 @@ export interface ArraySubmission {
   /** The sbatch options every submission of this array shares. */
   sbatchArgs: string[];
   /** Submissions in order; an index belongs to the last one listing it. */
-  jobs: { jobId: string; indices: number[] }[];
+  jobs: SubmittedJob[];
+}
+
+/** One sbatch call: task `indices[k]` is Slurm array id `indices[k] - offset` of job `jobId`. */
+export interface SubmittedJob {
+  jobId: string;
+  indices: number[];
+  offset: number;
 }
 
 export type TaskPhase = 'pending' | 'running' | 'completed' | 'failed' | 'lost';
@@ -78,6 +85,34 @@ export interface TaskState {
 export interface SlurmOptions {
   /** The environment of every Slurm command (PATH, SLURM_CONF); default process.env. */
   env?: NodeJS.ProcessEnv;
+}
+
+/** Slurm's default MaxArraySize: array ids 0–1000. */
+const DEFAULT_MAX_ARRAY_SIZE = 1001;
+
+/** The cluster's MaxArraySize (`scontrol show config`), or Slurm's default when unreadable. */
+async function maxArraySize(env: NodeJS.ProcessEnv): Promise<number> {
+  const run = await slurm('scontrol', ['show', 'config'], env).catch(() => undefined);
+  const value = Number(/^MaxArraySize\s*=\s*(\d+)/m.exec(run?.stdout ?? '')?.[1]);
+  return value > 0 ? value : DEFAULT_MAX_ARRAY_SIZE;
+}
+
+/**
+ * Sorted `indices` cut into runs that fit one array: a run starts at its first index (the
+ * offset) and holds the indices below offset + `max`, so every Slurm array id is below `max`.
+ */
+export function arrayChunks(
+  indices: readonly number[],
+  max: number,
+): { offset: number; indices: number[] }[] {
+  const sorted = [...new Set(indices)].sort((a, b) => a - b);
+  const chunks: { offset: number; indices: number[] }[] = [];
+  for (const i of sorted) {
+    const last = chunks.at(-1);
+    if (last && i - last.offset < max) last.indices.push(i);
+    else chunks.push({ offset: i, indices: [i] });
+  }
+  return chunks;
 }
 
 const PENDING = new Set([
@@ -163,7 +198,10 @@ function checkSpec(spec: ArraySpec): number[] {
   return mem;
 }
 
-/** sbatch for `indices` grouped by memory, one array per memory value; returns the new jobs. */
+/**
+ * sbatch for `indices` grouped by memory, one array per memory value (more when the indices
+ * span more than the cluster's MaxArraySize); returns the new jobs.
+ */
 async function submitGroups(
   sub: Omit<ArraySubmission, 'jobs'>,
   indices: number[],
@@ -183,13 +221,19 @@ async function submitGroups(
       jobs.map((j) => j.jobId),
       env,
     ).catch(() => undefined);
-  for (const [mem, group] of [...groups].sort((a, b) => a[0] - b[0])) {
+  const max = await maxArraySize(env);
+  const chunks = [...groups]
+    .sort((a, b) => a[0] - b[0])
+    .flatMap(([mem, group]) => arrayChunks(group, max).map((chunk) => ({ mem, ...chunk })));
+  for (const { mem, offset, indices: group } of chunks) {
+    const ids = group.map((i) => i - offset);
     const args = [
       '--parsable',
       ...sub.sbatchArgs,
       `--mem=${mem}M`,
-      `--array=${arrayRanges(group)}`,
+      `--array=${arrayRanges(ids)}`,
       sub.script,
+      String(offset),
     ];
     const run = await slurm('sbatch', args, env).catch(async (err: unknown) => {
       await undo();
@@ -204,7 +248,7 @@ async function submitGroups(
         `rejected the array of ${group.length} task(s) at ${mem} MB`,
       );
     }
-    jobs.push({ jobId, indices: [...group].sort((a, b) => a - b) });
+    jobs.push({ jobId, indices: group, offset });
   }
   return jobs;
 }
@@ -229,8 +273,9 @@ export async function submitArray(
   const sbatchArgs = [
     `--job-name=${spec.jobName}`,
     `--chdir=${resolve(spec.workdir)}`,
-    `--output=${logPattern}/%a.out`,
-    `--error=${logPattern}/%a.err`,
+    // The script sends each task's own output to <i>.out and <i>.err; this file keeps
+    // what Slurm itself says of the job (e.g. why it was cancelled).
+    `--output=${logPattern}/slurm-%A_%a.out`,
     `--cpus-per-task=${spec.cpus ?? 1}`,
     ...(spec.partition ? [`--partition=${spec.partition}`] : []),
     ...(spec.time ? [`--time=${spec.time}`] : []),
@@ -242,9 +287,9 @@ export async function submitArray(
 }
 
 /** The job each task index belongs to now. */
-function currentJobs(sub: ArraySubmission): string[] {
-  const owner = new Array<string>(sub.memMB.length).fill('');
-  for (const job of sub.jobs) for (const i of job.indices) owner[i] = job.jobId;
+function currentJobs(sub: ArraySubmission): SubmittedJob[] {
+  const owner = new Array<SubmittedJob>(sub.memMB.length);
+  for (const job of sub.jobs) for (const i of job.indices) owner[i] = job;
   return owner;
 }
 
@@ -362,10 +407,11 @@ export async function jobStates(
 ): Promise<TaskState[]> {
   const env = options.env ?? process.env;
   const owner = currentJobs(sub);
+  // Slurm's records are by array id; task i is id i − offset of its job.
   const records = new Map<string, Map<number, SlurmRecord>>();
-  for (const jobId of new Set(owner)) records.set(jobId, await slurmRecords(jobId, env));
-  return owner.map((jobId, i) =>
-    taskState(i, jobId, records.get(jobId)!.get(i), readMarker(sub.logDir, i, jobId)),
+  for (const { jobId } of new Set(owner)) records.set(jobId, await slurmRecords(jobId, env));
+  return owner.map(({ jobId, offset }, i) =>
+    taskState(i, jobId, records.get(jobId)!.get(i - offset), readMarker(sub.logDir, i, jobId)),
   );
 }
 
@@ -375,6 +421,13 @@ export async function failedTasks(
   options: SlurmOptions = {},
 ): Promise<TaskState[]> {
   return (await jobStates(sub, options)).filter((t) => t.phase === 'failed' || t.phase === 'lost');
+}
+
+function checkIndices(sub: ArraySubmission, indices: number[]): void {
+  const bad = indices.filter((i) => !Number.isInteger(i) || i < 0 || i >= sub.memMB.length);
+  if (bad.length > 0) {
+    throw new SlurmError(`no task ${bad.join(', ')} in this array of ${sub.memMB.length}`);
+  }
 }
 
 /**
@@ -387,9 +440,7 @@ export async function resubmit(
   options: SlurmOptions = {},
 ): Promise<ArraySubmission> {
   const env = options.env ?? process.env;
-  const bad = indices.filter((i) => !Number.isInteger(i) || i < 0 || i >= sub.memMB.length);
-  if (bad.length > 0)
-    throw new SlurmError(`no task ${bad.join(', ')} in this array of ${sub.memMB.length}`);
+  checkIndices(sub, indices);
   if (indices.length === 0) return sub;
   const states = await jobStates(sub, options);
   const active = indices.filter(
@@ -414,14 +465,18 @@ async function cancelJobs(ids: string[], env: NodeJS.ProcessEnv): Promise<void> 
   }
 }
 
-/** Cancels the whole array, or only the tasks `indices` (`scancel <job>_<index>`). */
+/** Cancels the whole array, or only the tasks `indices` (`scancel <job>_<array id>`). */
 export async function cancel(
   sub: ArraySubmission,
   indices?: number[],
   options: SlurmOptions = {},
 ): Promise<void> {
+  if (indices) checkIndices(sub, indices);
   const owner = currentJobs(sub);
-  const ids = indices === undefined ? [...new Set(owner)] : indices.map((i) => `${owner[i]}_${i}`);
+  const ids =
+    indices === undefined
+      ? [...new Set(owner.map((job) => job.jobId))]
+      : indices.map((i) => `${owner[i]!.jobId}_${i - owner[i]!.offset}`);
   await cancelJobs(ids, options.env ?? process.env);
 }
 

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ArraySubmission,
+  arrayChunks,
   cancel,
   failedTasks,
   jobStates,
@@ -65,8 +66,8 @@ const HOSTILE = [
 ];
 
 /** Runs array task `index` of `script` with bash, as Slurm would, in `cwd`. */
-function runTask(script: string, index: number, jobId = '77') {
-  return spawnSync('bash', [script], {
+function runTask(script: string, index: number, jobId = '77', offset?: number) {
+  return spawnSync('bash', [script, ...(offset === undefined ? [] : [String(offset)])], {
     env: { ...process.env, SLURM_ARRAY_TASK_ID: String(index), SLURM_ARRAY_JOB_ID: jobId },
     encoding: 'utf8',
   });
@@ -87,11 +88,20 @@ describe('the batch script, run by bash', () => {
       const run = runTask(script, i);
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual(tasks[i]!.slice(3));
+      expect(readFileSync(join(dir, `${i}.err`), 'utf8')).toBe('');
+      expect(JSON.parse(readFileSync(join(dir, `${i}.out`), 'utf8'))).toEqual(tasks[i]!.slice(3));
       expect(readFileSync(join(dir, `${i}.exit`), 'utf8')).toBe('0 77\n');
     }
     expect(existsSync('/tmp/pwned-by-slurm-test')).toBe(false);
-    expect(readdirSync(dir).sort()).toEqual(['0.exit', '1.exit', 'array.sh']);
+    expect(readdirSync(dir).sort()).toEqual([
+      '0.err',
+      '0.exit',
+      '0.out',
+      '1.err',
+      '1.exit',
+      '1.out',
+      'array.sh',
+    ]);
   });
 
   it('passes the exit status on and records it; an index outside the array exits 2, no marker', () => {
@@ -101,10 +111,18 @@ describe('the batch script, run by bash', () => {
     writeFileSync(script, batchScript([[NODE, '-e', 'process.exit(3)']], dir));
     expect(runTask(script, 0, '12').status).toBe(3);
     expect(readFileSync(join(dir, '0.exit'), 'utf8')).toBe('3 12\n');
-    const outside = runTask(script, 1);
+    // Array id 0 with offset 2 is task 2.
+    writeFileSync(
+      script,
+      batchScript([[NODE, '-e', 'process.exit(3)'], ['true'], [NODE, '-e', 'console.log(2)']], dir),
+    );
+    expect(runTask(script, 0, '13', 2).status).toBe(0);
+    expect(readFileSync(join(dir, '2.out'), 'utf8')).toBe('2\n');
+    expect(readFileSync(join(dir, '2.exit'), 'utf8')).toBe('0 13\n');
+    const outside = runTask(script, 1, '13', 2);
     expect(outside.status).toBe(2);
-    expect(outside.stderr).toContain('no task 1 in this array (0-0)');
-    expect(existsSync(join(dir, '1.exit'))).toBe(false);
+    expect(outside.stderr).toContain('no task 3 in this array (0-2)');
+    expect(existsSync(join(dir, '3.exit'))).toBe(false);
   });
 
   it('refuses what no argv can hold', () => {
@@ -124,6 +142,23 @@ describe('array index ranges', () => {
     const many = [0, 3, 4, 5, 9, 10, 11, 12, 20];
     expect(parseRanges(arrayRanges(many))).toEqual(many);
     expect(() => parseRanges('a-b')).toThrow(/not an array index list/);
+  });
+
+  it('splits indices so that every array id stays below MaxArraySize', () => {
+    expect(arrayChunks([0, 1, 2, 3], 1001)).toEqual([{ offset: 0, indices: [0, 1, 2, 3] }]);
+    expect(arrayChunks([5, 0, 1, 2, 3, 9], 2)).toEqual([
+      { offset: 0, indices: [0, 1] },
+      { offset: 2, indices: [2, 3] },
+      { offset: 5, indices: [5] },
+      { offset: 9, indices: [9] },
+    ]);
+    const big = Array.from({ length: 2500 }, (_, i) => i);
+    const chunks = arrayChunks(big, 1001);
+    expect(chunks.map((c) => [c.offset, c.indices.length])).toEqual([
+      [0, 1001],
+      [1001, 1001],
+      [2002, 498],
+    ]);
   });
 });
 
@@ -248,7 +283,7 @@ describe('talking to Slurm through the PATH', () => {
       [NODE, '-e', '0'],
     ];
     const sub = await submitArray({ ...spec(logDir), tasks }, { env });
-    expect(sub.jobs).toEqual([{ jobId: '41', indices: [0, 1, 2, 3] }]);
+    expect(sub.jobs).toEqual([{ jobId: '41', indices: [0, 1, 2, 3], offset: 0 }]);
     // Tasks 0 and 1 ran in job 41, task 2 left a marker of another job, task 3 never ran.
     runTask(sub.script, 0, '41');
     runTask(sub.script, 1, '41');
@@ -269,7 +304,8 @@ if (why && !inCI()) console.warn(`[skip] Slurm cluster tests: ${why}`);
 describe.skipIf(why !== null && !inCI())('on a one-node Slurm cluster', () => {
   let cluster: SlurmCluster | undefined;
   beforeAll(async () => {
-    if (!why) cluster = await startSlurmCluster();
+    // Array ids 0–1 only, so that arrays here are split and offset as large ones are.
+    if (!why) cluster = await startSlurmCluster({ maxArraySize: 2 });
   });
   afterAll(() => cluster?.stop());
   /** The cluster's environment; under CI without Slurm, each test fails saying why. */
@@ -287,7 +323,7 @@ describe.skipIf(why !== null && !inCI())('on a one-node Slurm cluster', () => {
      else { fs.writeFileSync(out + '/' + name, name + ' ' + 6 * 7); console.log('wrote', name); }`,
   ];
 
-  it('runs a 4-task array to completion, one array per memory size', async () => {
+  it('runs a 4-task array to completion, split by memory size and by MaxArraySize', async () => {
     const env = slurmEnv();
     const out = join(TMP, 'four-out');
     mkdirSync(out);
@@ -297,15 +333,16 @@ describe.skipIf(why !== null && !inCI())('on a one-node Slurm cluster', () => {
         tasks: names.map((n) => [...writer, out, n]),
         workdir: TMP,
         jobName: 'mvs-four',
-        memMB: [100, 200, 100, 200],
+        memMB: [100, 100, 100, 200],
         time: '5',
         logDir: join(TMP, 'four-logs'),
       },
       { env },
     );
-    expect(sub.jobs.map((j) => j.indices)).toEqual([
-      [0, 2],
-      [1, 3],
+    expect(sub.jobs.map((j) => [j.indices, j.offset])).toEqual([
+      [[0, 1], 0],
+      [[2], 2],
+      [[3], 3],
     ]);
     const states = await waitSettled(sub, { env, timeoutMs: 90_000 });
     expect(states.map((t) => [t.phase, t.source])).toEqual(
@@ -314,9 +351,8 @@ describe.skipIf(why !== null && !inCI())('on a one-node Slurm cluster', () => {
     for (const [i, n] of names.entries()) {
       expect(readFileSync(join(out, n), 'utf8')).toBe(`${n} 42`);
       expect(readFileSync(join(sub.logDir, `${i}.out`), 'utf8')).toBe(`wrote ${n}\n`);
-      expect(readFileSync(join(sub.logDir, `${i}.exit`), 'utf8')).toBe(
-        `0 ${sub.jobs[i % 2]!.jobId}\n`,
-      );
+      const job = sub.jobs.find((j) => j.indices.includes(i))!;
+      expect(readFileSync(join(sub.logDir, `${i}.exit`), 'utf8')).toBe(`0 ${job.jobId}\n`);
     }
     expect(await failedTasks(sub, { env })).toEqual([]);
   });
@@ -347,11 +383,11 @@ describe.skipIf(why !== null && !inCI())('on a one-node Slurm cluster', () => {
     expect(existsSync(join(sub.logDir, '1.exit'))).toBe(false);
 
     sub = await resubmit(sub, [1], { env });
-    expect(sub.jobs).toHaveLength(2);
-    expect(sub.jobs[1]!.indices).toEqual([1]);
+    expect(sub.jobs).toHaveLength(3);
+    expect(sub.jobs[2]).toMatchObject({ indices: [1], offset: 1 });
     const again = await waitSettled(sub, { env, timeoutMs: 60_000 });
     expect(again.map((t) => t.phase)).toEqual(['completed', 'completed', 'completed']);
-    expect(again[1]!.jobId).toBe(sub.jobs[1]!.jobId);
+    expect(again[1]!.jobId).toBe(sub.jobs[2]!.jobId);
     for (const n of ['t0', 't1', 't2']) expect(readFileSync(join(out, n), 'utf8')).toBe(`${n} 42`);
     await expect(resubmit(sub, [3], { env })).rejects.toThrow(/no task 3/);
   });
