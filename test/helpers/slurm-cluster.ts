@@ -8,6 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   accessSync,
   chmodSync,
+  closeSync,
   constants,
   mkdirSync,
   mkdtempSync,
@@ -164,6 +165,7 @@ export async function startSlurmCluster(
   const daemon = (cmd: string, args: string[], log: string, env: NodeJS.ProcessEnv) => {
     const out = openSync(join(dir, log), 'a');
     const child = spawn(which(cmd) ?? cmd, args, { env, stdio: ['ignore', out, out] });
+    closeSync(out); // the child holds its own copy
     child.on('error', () => undefined);
     children.push(child);
     return child;
