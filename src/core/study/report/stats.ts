@@ -8,6 +8,14 @@
  */
 import { chiSquareSf, fSf, normalSf, rangeQuantile } from './distributions';
 
+/** Mean and sample standard deviation (n − 1 in the denominator; 0 for one value) of `xs`. */
+export function meanStd(xs: readonly number[]): [number, number] {
+  const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+  if (xs.length < 2) return [mean, 0];
+  const ss = xs.reduce((s, x) => s + (x - mean) ** 2, 0);
+  return [mean, Math.sqrt(ss / (xs.length - 1))];
+}
+
 /** Ranks of `values` (1 = largest), ties given the average of the ranks they span. */
 export function averageRanks(values: readonly number[]): number[] {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => b[0] - a[0]);

@@ -9,7 +9,7 @@
  * so they share a mark and the average of their ranks.
  */
 import type { SelectionRule, StudyMetric, StudyRow } from '../types';
-import { averageRanks } from './stats';
+import { averageRanks, meanStd } from './stats';
 
 /** One cell: the statistic of one method on one column over the seeds that finished. */
 export interface TableCell {
@@ -83,13 +83,6 @@ const METRIC_NAME: Record<StudyMetric, string> = {
 
 /** The metric's display name ('ACC', 'NMI', …). */
 export const metricName = (m: StudyMetric): string => METRIC_NAME[m];
-
-function meanStd(xs: readonly number[]): [number, number] {
-  const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
-  if (xs.length < 2) return [mean, 0];
-  const ss = xs.reduce((s, x) => s + (x - mean) ** 2, 0);
-  return [mean, Math.sqrt(ss / (xs.length - 1))];
-}
 
 /** Marks of `values` (null = no value): the largest 'best', the next distinct 'second'. */
 function marks(
