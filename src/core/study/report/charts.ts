@@ -111,6 +111,34 @@ export function heatmapSvg(h: HeatmapData): string {
   return out.join('\n') + '\n';
 }
 
+/**
+ * The heatmap as a Markdown table (what `sweep` prints): y values down the first column, x values
+ * across, each mean at `digits` decimals, marked cells followed by their tags in brackets, e.g.
+ * `0.71 [oracle]`, and a line naming the axes.
+ */
+export function heatmapMarkdown(h: HeatmapData): string {
+  const digits = h.digits ?? 2;
+  const tags = new Map<string, string[]>();
+  for (const m of h.marks ?? [])
+    tags.set(`${m.x},${m.y}`, [...(tags.get(`${m.x},${m.y}`) ?? []), m.tag]);
+  const esc = (s: string): string => s.replace(/[|\\]/g, (c) => `\\${c}`);
+  const lines = [
+    `**${esc(h.title)}** (rows ${esc(h.yLabel)}, columns ${esc(h.xLabel)})`,
+    '',
+    `| ${esc(h.yLabel)} \\ ${esc(h.xLabel)} | ${h.xValues.map(esc).join(' | ')} |`,
+    `| --- | ${h.xValues.map(() => '---:').join(' | ')} |`,
+  ];
+  h.yValues.forEach((yv, j) => {
+    const cells = h.xValues.map((_, i) => {
+      const v = h.values[j]?.[i] ?? null;
+      const t = tags.get(`${i},${j}`);
+      return `${v === null ? '—' : v.toFixed(digits)}${t ? ` [${t.map(esc).join(', ')}]` : ''}`;
+    });
+    lines.push(`| ${esc(yv)} | ${cells.join(' | ')} |`);
+  });
+  return lines.join('\n') + '\n';
+}
+
 export interface LinePoint {
   readonly x: number;
   readonly mean: number;

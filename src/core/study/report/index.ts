@@ -9,7 +9,7 @@ export { escapeLatex, escapeMarkdown, renderCsv, renderLatex, renderMarkdown } f
 export type { HtmlChart, HtmlReportOptions } from './html';
 export { renderHtml, tableHtml } from './html';
 export type { HeatmapData, LineData, LinePoint } from './charts';
-export { gridMeans, heatmapSvg, lineSeries, lineSvg } from './charts';
+export { gridMeans, heatmapMarkdown, heatmapSvg, lineSeries, lineSvg } from './charts';
 export type { CdSummary, PairTest } from './cd';
 export { cdMarkdown, cdSvg, holm, studyStatistics } from './cd';
 export type { Alpha, FriedmanResult, WilcoxonResult } from './stats';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   colourAt,
   gridMeans,
+  heatmapMarkdown,
   heatmapSvg,
   lineSeries,
   lineSvg,
@@ -85,6 +86,37 @@ describe('heatmapSvg', () => {
     expect(fills[4]).toBe('#dddddd');
     expect(colourAt(0)).toBe('#440154');
     expect(colourAt(1)).toBe('#fde725');
+  });
+});
+
+describe('heatmapMarkdown', () => {
+  it('prints the grid with the marked cells tagged', () => {
+    const md = heatmapMarkdown({
+      title: 'ACC',
+      xLabel: 'anchors',
+      yLabel: 'λ',
+      xValues: ['k', '2k'],
+      yValues: ['0.1', '1'],
+      values: [
+        [0.5, 0.61],
+        [null, 0.7],
+      ],
+      marks: [
+        { x: 1, y: 1, tag: 'oracle' },
+        { x: 1, y: 0, tag: 'label-free' },
+      ],
+    });
+    expect(md).toBe(
+      [
+        '**ACC** (rows λ, columns anchors)',
+        '',
+        '| λ \\ anchors | k | 2k |',
+        '| --- | ---: | ---: |',
+        '| 0.1 | 0.50 | 0.61 [label-free] |',
+        '| 1 | — | 0.70 [oracle] |',
+        '',
+      ].join('\n'),
+    );
   });
 });
 
