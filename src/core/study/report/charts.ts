@@ -82,7 +82,9 @@ export function heatmapSvg(h: HeatmapData): string {
     const x = left + m.x * cw;
     const y = top + m.y * ch;
     out.push(
+      // A white inner line keeps the outline visible on dark and bright cells alike.
       `<rect class="mark" x="${x + 1}" y="${y + 1}" width="${cw - 2}" height="${ch - 2}" fill="none" stroke="#e4007c" stroke-width="2"/>`,
+      `<rect x="${x + 3}" y="${y + 3}" width="${cw - 6}" height="${ch - 6}" fill="none" stroke="#fff" stroke-width="1"/>`,
       `<text x="${x + cw - 4}" y="${y + 10}" text-anchor="end" font-size="9" font-weight="bold" fill="#e4007c">${escapeXml(m.tag)}</text>`,
     );
   }

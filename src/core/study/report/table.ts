@@ -209,6 +209,10 @@ export function studyTable(rows: readonly StudyRow[], options: StudyTableOptions
     avgRank.map((v) => (v === null ? null : round(v))),
     true,
   );
+  for (const mark of ['best', 'second'] as const) {
+    const tied = labels.filter((_, r) => avgRankMark[r] === mark);
+    if (tied.length > 1) notes.push(`Avg. rank: ${joinNames(tied)} tie for the ${mark} value.`);
+  }
   const missing = columns.filter((_, c) => !rankedColumns.includes(c));
   if (missing.length) {
     notes.push(

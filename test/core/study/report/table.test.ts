@@ -68,6 +68,11 @@ describe('studyTable', () => {
     const u = studyTable(rows, { metric: 'acc', rule: 'oracle' });
     expect(u.cells.map((r) => r[0]!.mark)).toEqual(['best', 'best', 'second']);
     expect(u.cells.map((r) => r[0]!.rank)).toEqual([1.5, 1.5, 3]);
+    expect(u.avgRankMark).toEqual(['best', 'best', 'second']);
+    expect(u.notes).toEqual([
+      'D: A and B tie for the best value.',
+      'Avg. rank: A and B tie for the best value.',
+    ]);
   });
 
   it('ranks only complete columns and counts failures', () => {
