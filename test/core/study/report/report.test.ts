@@ -62,6 +62,16 @@ describe('studyStatistics', () => {
     expect(holm([0.6, 0.4])).toEqual([0.8, 0.8]);
   });
 
+  it('with two methods: no Friedman or CD, the one Wilcoxon pair only', () => {
+    const two = rows.filter((r) => r.label === 'A' || r.label === 'D');
+    const u = studyStatistics(studyTable(two, { metric: 'acc', rule: 'oracle' }))!;
+    expect(u.friedman).toBeNull();
+    expect(u.cd).toBeNull();
+    expect(u.cliques).toEqual([]);
+    expect(u.pairs).toHaveLength(1);
+    expect(cdMarkdown(u)).toContain('Friedman and Nemenyi need at least 3 methods');
+  });
+
   it('is null with fewer than 3 complete datasets', () => {
     const two = rows.filter((r) => r.dataset === 'D1' || r.dataset === 'D2');
     expect(studyStatistics(studyTable(two, { metric: 'acc', rule: 'oracle' }))).toBeNull();

@@ -112,6 +112,12 @@ describe('studyTable', () => {
     ).toThrow(/several datasets \(NGs, BDGP\) share missing rate 0.5/);
   });
 
+  it('an empty study gives an empty table, not an error', () => {
+    const u = studyTable([], { metric: 'acc', rule: 'oracle' });
+    expect([u.rows, u.columns, u.avgRank]).toEqual([[], [], []]);
+    expect(renderMarkdown(u)).toContain('| Method | Avg. rank |');
+  });
+
   it('keeps silhouette unscaled and honours digits and order', () => {
     const rows = [row('A', 'D', 0, { silhouette: 0.1234 }), row('B', 'D', 0, { silhouette: -0.5 })];
     const u = studyTable(rows, {
