@@ -4,6 +4,7 @@
  * per series, a legend. No dependencies and no scripts, so the file renders anywhere markdown
  * shows an image. Also the growth exponent: the least-squares slope of log t against log n.
  */
+import { escapeXml, px } from '../../src/core/study/report/svg';
 
 /** One curve: (x, y) points with x, y > 0 (others are dropped), drawn in the order given. */
 export interface Series {
@@ -83,16 +84,7 @@ export function formatCount(n: number): string {
 
 const trim = (x: number): string => String(Number(x.toPrecision(6)));
 
-/** Text escaped for SVG (XML) character data and attribute values. */
-export function escapeXml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
-
-const px = (v: number): string => String(Math.round(v * 10) / 10);
+export { escapeXml };
 
 /** The SVG document of `p`; an empty frame with the title when no series has a point. */
 export function logLogSvg(p: LogLogPlot): string {
