@@ -28,7 +28,8 @@
  * only for the centres that changed; or, for d ≥ GEMM_MIN_D, through GEMM as
  * ‖x‖² − 2x·c + ‖c‖² on centred data (kmeans-gemm.ts) with every near tie and the own distance
  * re-checked by exact differences, so every decision is the exact scan's (any GEMM kernel);
- * helper threads split those scans' rows when the replicates are not dealt out. From the
+ * helper threads split those scans' rows, and Hamerly's, when the replicates are not dealt
+ * out (the same bits: hamerly-kernel.ts). From the
  * second Lloyd iteration on (k > 2), Hamerly's bounds
  * (SDM 2010) skip the other centres of a row that cannot move (`boundedScan`): the own distance
  * is still computed exactly (it is the SSE's term), and a row is skipped only when a lower
