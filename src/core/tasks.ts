@@ -3,7 +3,8 @@
  * clone of its input, the generic ones here and the solvers' from `solvers/tasks.ts`. A host's
  * helper-thread entry imports this table and nothing else of core.
  */
-import { replicatesTask, type ReplicatesTaskInput } from './cluster/kmeans';
+import { replicatesTask, trimModules, type ReplicatesTaskInput } from './cluster/kmeans';
+import { hamerlyTask, type HamerlyTaskInput } from './cluster/hamerly-kernel';
 import { approxTask, type ApproxTaskInput } from './cluster/kmeans-gemm';
 import { SOLVER_TASKS } from './solvers/tasks';
 
@@ -14,6 +15,10 @@ export const TASKS = {
   'kmeans.replicates': (input: ReplicatesTaskInput) => replicatesTask(input),
   /** The approximate (GEMM) pass of some rows of one k-means scan. */
   'kmeans.approx': (input: ApproxTaskInput) => approxTask(input),
+  /** A share of the rows of one k-means scan with Hamerly's bounds. */
+  'kmeans.hamerly': (input: HamerlyTaskInput) => hamerlyTask(input),
+  /** The end of a k-means call whose scans a helper shared: its modules' memory trimmed. */
+  'kmeans.trim': () => trimModules(),
   ...SOLVER_TASKS,
 } as const satisfies Readonly<Record<string, (input: never) => unknown>>;
 

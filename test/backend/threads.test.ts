@@ -13,7 +13,7 @@ import type { Mat } from '../../src/core/linalg/types';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
 import { meanImputed } from '../../src/core/solvers/impute';
-import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
+import { kmeans, kmeansSteps, setGemmScan } from '../../src/core/cluster/kmeans';
 import { createRng } from '../../src/core/random';
 
 function viewsOf(n: number, dims: number[], seed: number): Mat[] {
@@ -186,6 +186,25 @@ describe('helper threads', () => {
     expect(Array.from(pooled.centers.data)).toEqual(Array.from(serial.centers.data));
     // The replicates differ (so that picking the wrong one would show).
     expect(new Set(serial.replicateSse).size).toBeGreaterThan(1);
+  });
+
+  it("k-means: one replicate's scans split over helpers give the one-thread result", () => {
+    // Every scan split (setGemmScan's split threshold 0): the GEMM scans' approximate pass and
+    // Hamerly's scans, whose helper keeps its rows of X across the iterations.
+    const X = viewsOf(3000, [12], 7)[0]!;
+    const run = () => kmeans(X, 8, { maxIterations: 60 }, createRng(9));
+    const serial = run();
+    setGemmScan('auto', 0);
+    try {
+      const pooled = withPool(run);
+      expect(Array.from(pooled.replicateSse)).toEqual(Array.from(serial.replicateSse));
+      expect(Array.from(pooled.labels)).toEqual(Array.from(serial.labels));
+      expect(Array.from(pooled.centers.data)).toEqual(Array.from(serial.centers.data));
+      expect(pooled.iterations).toBe(serial.iterations);
+      expect(serial.iterations).toBeGreaterThan(3);
+    } finally {
+      setGemmScan('auto');
+    }
   });
 
   it('k-means: a generator closed early leaves no helper busy', () => {

@@ -8,7 +8,8 @@
  *   ITERATIONS), k = 10, one replicate, n = 10³ … 10⁶: ours the median step time after the
  *   first (whose step carries the k-means++ seeding); scikit-learn's KMeans(n_clusters=10,
  *   n_init=1, algorithm='lloyd', tol=0) as (fit with max_iter = ITERATIONS + 1 − fit with
- *   max_iter = 1) / ITERATIONS, the same random_state;
+ *   max_iter = 1) / ITERATIONS, the same random_state; beside ours with every scan on the
+ *   calling thread (no rows split with the helpers: setGemmScan's split threshold infinite);
  * - a whole 20-replicate call at n = 10⁵ (ours: maxIterations 100, stop when no row moves;
  *   scikit-learn: n_init=20, max_iter=100, tol=0, the same stopping rule);
  * - the HW paper protocol: `mvstudio compare HW.mat --methods kmeans-concat --seeds 20` (20
@@ -24,8 +25,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { setHamerlyBackend } from '../../src/core/cluster/hamerly-kernel';
-import { kmeans, kmeansSteps } from '../../src/core/cluster/kmeans';
+import { kmeans, kmeansSteps, setGemmScan } from '../../src/core/cluster/kmeans';
 import type { Mat } from '../../src/core/linalg/types';
 import { clusteringMetrics, silhouette } from '../../src/core/metrics';
 import { threadPool } from '../../src/core/parallel';
@@ -120,7 +120,7 @@ function perIterationTable(): void {
       'mvstudio',
       'sklearn',
       'ratio',
-      'TS Hamerly loop',
+      'scans on one thread',
       'ratio',
     ],
   ];
@@ -133,13 +133,13 @@ function perIterationTable(): void {
       oursPerIteration(X, 0); // warms the JIT up
       const o: number[] = [];
       const s: number[] = [];
-      // Before/after: Hamerly's scan in its TypeScript loop (the fallback), interleaved.
+      // Before/after: every scan on this thread (no rows split with the helpers), interleaved.
       const before: number[] = [];
       for (let run = 1; run <= RUNS; run++) {
         o.push(oursPerIteration(X, run));
-        setHamerlyBackend('ts');
+        setGemmScan('auto', Infinity);
         before.push(oursPerIteration(X, run));
-        setHamerlyBackend('wasm');
+        setGemmScan('auto');
         const a = sklearnPerIteration(path, n, run);
         if (a !== null) s.push(a);
       }

@@ -2,7 +2,7 @@
  * Hamerly's bounds (SDM 2010) for the Lloyd scan (kmeans.ts): a row whose lower bound on every
  * other centre's distance beats its own distance is not rescanned.
  */
-import { hamerlyScan } from './hamerly-kernel';
+import { hamerlyScan, hamerlySplitScan } from './hamerly-kernel';
 import { sqDist, type Work } from './kmeans-work';
 
 /**
@@ -34,7 +34,8 @@ export function initBounds(w: Work): void {
  * computed and the row is scanned as in `scanRows`; its bound is then reset to the second
  * smallest distance. Bounds follow the centres: lower[i] drops by the largest move of a centre
  * other than its own (with slack). Sets w.unskipped to the rows not skipped. The per-row loop
- * runs fused on WebAssembly SIMD where available (hamerly-kernel.ts, the same bits), else here.
+ * runs fused on WebAssembly SIMD where available (hamerly-kernel.ts, the same bits; its rows
+ * split with a helper thread when w.pool is set), else here.
  */
 export function boundedScan(w: Work): void {
   const { X, k, C, prevC, delta, half, lower, labels, row, moveRow, moveTo, nextSums, nextCounts } =
@@ -48,7 +49,9 @@ export function boundedScan(w: Work): void {
   const arg1 = moved[2];
   halfGaps(C, half, k, d);
   const args = { max1, max2, arg1, skipUp: 1 + SKIP_MARGIN, slackUp: 1 + BOUND_SLACK };
-  if (hamerlyScan(w, { ...args, slackDown: 1 - BOUND_SLACK })) return;
+  const scanArgs = { ...args, slackDown: 1 - BOUND_SLACK };
+  w.unskipped = 0;
+  if (hamerlySplitScan(w, scanArgs) || hamerlyScan(w, scanArgs)) return;
   let sse = w.sse;
   let moves = w.moves;
   let unskipped = 0;

@@ -13,11 +13,18 @@ import { sqDist, type Work } from './kmeans-work';
 const SKIP = 1 + 1e-8;
 
 /**
+ * Share of the rows left by the skip above which the whole column goes to the distance kernel
+ * (SIMD, several rows per pass) rather than row by row here: a cost estimate (the kernel's
+ * distance costs several times less than this loop's), results never depend on it.
+ */
+const COLUMN_SHARE = 1 / 8;
+
+/**
  * Lowers minDist and the nearest chosen centre (w.labels, the first on ties, as the strict
  * `<`) with centre j for every row, skipping the rows whose nearest centre q has
  * ‖c_j − c_q‖² > 4·minDist[i] (see SKIP): exactly what computing every distance would give.
  * The rest are computed one by one, or as the whole column by the distance kernel when they
- * are most rows. Returns Σ_i minDist[i], summed in row order.
+ * are more than COLUMN_SHARE of the rows. Returns Σ_i minDist[i], summed in row order.
  */
 function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
   const { D, k, changed, C, X, labels, row } = w;
@@ -26,7 +33,7 @@ function lowerToCentre(w: Work, j: number, minDist: Float64Array): number {
   for (let q = 0; q < j; q++) row[q] = (sqDist(C, j, C, q, d) / 4) * (1 - 1e-12);
   let near = 0;
   for (let i = 0; i < n; i++) if (j === 0 || row[labels[i]!]! <= minDist[i]! * SKIP) near++;
-  if (near * 2 > n) {
+  if (near > COLUMN_SHARE * n) {
     changed[0] = j;
     updateDistances(w, 1, false);
     for (let i = 0; i < n; i++) {

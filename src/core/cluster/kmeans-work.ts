@@ -1,10 +1,13 @@
 /** The buffers of one k-means call (kmeans.ts), and the SSE by exact differences. */
 import type { Mat } from '../linalg/types';
 import type { ThreadPool } from '../parallel';
+import type { SplitRows } from './hamerly-kernel';
 import type { GemmWork } from './kmeans-gemm';
 
 /** Buffers for one call: reused across iterations and replicates. */
 export interface Work {
+  /** This call's number in this thread (helpers key the rows of X they hold by it). */
+  readonly id: number;
   readonly X: Mat;
   readonly k: number;
   /** (n, k) squared distances, row-major: D[i·k + j] = ‖x_i − c_j‖². */
@@ -44,8 +47,10 @@ export interface Work {
   unskipped: number;
   /** The GEMM scan's buffers (kmeans-gemm.ts), made on its first use. */
   gemm: GemmWork | null;
-  /** Helpers that split the GEMM scan's rows (a call whose replicates are not dealt out). */
+  /** Helpers that split the scans' rows (a call whose replicates are not dealt out). */
   pool: ThreadPool | null;
+  /** A helper's rows of Hamerly's scan when it is split (hamerly-kernel.ts), made on first use. */
+  split: SplitRows | null;
 }
 
 /** ‖x_i − c_j‖² by exact differences. */
@@ -67,10 +72,13 @@ export function sseOf(w: Work): number {
   return s;
 }
 
+let calls = 0;
+
 /** Buffers for k-means of X (n × d) into k clusters. */
 export function newWork(X: Mat, k: number): Work {
   const n = X.rows;
   return {
+    id: ++calls,
     X,
     k,
     D: new Float64Array(n * k),
@@ -95,5 +103,6 @@ export function newWork(X: Mat, k: number): Work {
     unskipped: n,
     gemm: null,
     pool: null,
+    split: null,
   };
 }

@@ -28,7 +28,8 @@
  * only for the centres that changed; or, for d ≥ GEMM_MIN_D, through GEMM as
  * ‖x‖² − 2x·c + ‖c‖² on centred data (kmeans-gemm.ts) with every near tie and the own distance
  * re-checked by exact differences, so every decision is the exact scan's (any GEMM kernel);
- * helper threads split those scans' rows when the replicates are not dealt out. From the
+ * helper threads split those scans' rows, and Hamerly's, when the replicates are not dealt
+ * out (the same bits: hamerly-kernel.ts). From the
  * second Lloyd iteration on (k > 2), Hamerly's bounds
  * (SDM 2010) skip the other centres of a row that cannot move (`boundedScan`): the own distance
  * is still computed exactly (it is the SSE's term), and a row is skipped only when a lower
@@ -301,8 +302,11 @@ function offer(best: Best | null, w: Work, r: number, end: ReplicateEnd): Best {
   };
 }
 
-/** Gives back the scan modules' memory after a call on a large X (dist-kernel, hamerly-kernel). */
-function trimModules(): void {
+/**
+ * Gives back the scan modules' memory after a call on a large X (dist-kernel, hamerly-kernel);
+ * also the helper task 'kmeans.trim', for a helper that held rows of a split scan.
+ */
+export function trimModules(): void {
   trimDistMemory();
   trimHamerlyMemory();
 }
@@ -390,10 +394,18 @@ function* replicates(
   } else {
     // One replicate at a time here: the helpers (if any) split each GEMM scan's rows instead.
     w.pool = pool && X.rows * X.cols * k >= splitWork ? pool : null;
-    for (let r = 0; r < count; r++) {
-      const end = yield* replicate(w, options, r, rng.split(), maxIterations);
-      replicateSse[r] = end.sse;
-      best = offer(best, w, r, end);
+    try {
+      for (let r = 0; r < count; r++) {
+        const end = yield* replicate(w, options, r, rng.split(), maxIterations);
+        replicateSse[r] = end.sse;
+        best = offer(best, w, r, end);
+      }
+    } finally {
+      // The helper that scanned rows of Hamerly's scans holds them in its module: trimmed too.
+      if (w.split && w.pool) {
+        w.pool.start(0, 'kmeans.trim', null);
+        w.pool.finish(0);
+      }
     }
   }
   trimModules();

@@ -4,8 +4,10 @@
  * one in the plain TypeScript loop (`boundedScan` with the module switched off) give the same
  * bits in every output (bounds, next sums and counts, SSE, moves, rows not skipped) on random
  * states (odd and even d and k, a mix of skipped and rescanned rows) and on tie toys (rows
- * equidistant from two centres, duplicated centres); a call never reads another call's X; and
- * whole k-means runs give the same labels, SSEs and centres with either loop.
+ * equidistant from two centres, duplicated centres); a call never reads another call's X;
+ * the scan split with a helper (its rows' sums added here in row order) gives the one-thread
+ * scan's bits; and whole k-means runs give the same labels, SSEs and centres with either loop,
+ * with or without a helper.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtWat } from '../../helpers/wasm-build';
@@ -14,18 +16,42 @@ import {
   releaseHamerlyData,
   setHamerlyBackend,
 } from '../../../src/core/cluster/hamerly-kernel';
-import { kmeans } from '../../../src/core/cluster/kmeans';
+import { kmeans, setGemmScan } from '../../../src/core/cluster/kmeans';
 import { boundedScan } from '../../../src/core/cluster/kmeans-bounds';
 import { startScan } from '../../../src/core/cluster/kmeans-passes';
 import { newWork, type Work } from '../../../src/core/cluster/kmeans-work';
 import type { Mat } from '../../../src/core/linalg/types';
+import { setThreadPool, type ThreadPool } from '../../../src/core/parallel';
 import { createRng } from '../../../src/core/random';
+import { TASKS } from '../../../src/core/tasks';
 import { HAMERLY_WASM } from '../../../src/core/cluster/wasm/hamerly-wasm';
 
 afterEach(() => {
   setHamerlyBackend('wasm');
   releaseHamerlyData();
+  setGemmScan('auto');
+  setThreadPool(null);
 });
+
+/**
+ * A pool whose helper runs the task here, on a structured clone of the input (as a thread:
+ * shared memory stays shared), counting the tasks it ran.
+ */
+function inThreadPool(): ThreadPool & { ran: number; tasks: Set<string> } {
+  const out: unknown[] = [];
+  return {
+    helpers: 1,
+    ran: 0,
+    tasks: new Set(),
+    start(h, task, input) {
+      this.ran++;
+      this.tasks.add(task);
+      const f = TASKS[task] as (x: unknown) => unknown;
+      out[h] = structuredClone(f(structuredClone(input)));
+    },
+    finish: (h) => out[h],
+  };
+}
 
 function blobs(n: number, d: number, seed: number): Mat {
   const r = createRng(seed);
@@ -170,7 +196,49 @@ describe("the fused scan equals boundedScan's TypeScript loop bit for bit", () =
   });
 });
 
+describe('the scan split with a helper', () => {
+  for (const [n, d, k] of [
+    [3, 1, 3],
+    [301, 3, 5],
+    [257, 7, 10],
+    [500, 20, 10],
+    [120, 49, 7],
+  ] as const) {
+    it(`equals the one-thread scan bit for bit, twice in a row (n = ${n}, d = ${d}, k = ${k})`, () => {
+      const w = state(blobs(n, d, n + d), k, 7 * k);
+      const split = copy(w);
+      const pool = inThreadPool();
+      split.pool = pool;
+      for (let pass = 0; pass < 2; pass++) {
+        const one = scan(copy(split), 'wasm');
+        expectSame(scan(split, 'wasm'), one);
+        expect(one.nextCounts.reduce((s, c) => s + c, 0)).toBe(n);
+        // The helper ran (its X rows sent again each pass: here it shares this thread's module).
+        expect(pool.ran).toBe(2 * (pass + 1));
+        if (n > 100) expect(one.moves).toBeGreaterThan(0);
+        // The next pass from the state this one left.
+        split.prevC.set(split.C);
+        for (let q = 0; q < k * d; q++) split.C[q] = split.C[q]! + 1e-3 * Math.sin(q + pass);
+      }
+    });
+  }
+});
+
 describe('whole k-means runs', () => {
+  it('the same labels, SSEs and centres with the bounded scans split with a helper', () => {
+    const X = blobs(2500, 20, 4);
+    const b = kmeans(X, 9, {}, createRng(3));
+    setGemmScan('auto', 0);
+    const pool = inThreadPool();
+    setThreadPool(pool);
+    const a = kmeans(X, 9, {}, createRng(3));
+    expect(pool.tasks.has('kmeans.hamerly')).toBe(true);
+    expect(Array.from(a.labels)).toEqual(Array.from(b.labels));
+    expect(Array.from(a.replicateSse)).toEqual(Array.from(b.replicateSse));
+    expect(Array.from(a.centers.data)).toEqual(Array.from(b.centers.data));
+    expect(a.iterations).toBe(b.iterations);
+  });
+
   for (const [n, d, k] of [
     [2000, 2, 8],
     [3000, 5, 10],

@@ -4,7 +4,7 @@
 ;; out and keeps X resident for a whole k-means call.
 ;;
 ;; scan(x, n, d, c, cp, k, half, labels, lower, sums, counts, mv, out, row,
-;;      max1, max2, arg1, skipUp, slackUp, slackDown, sse) → sse'
+;;      max1, max2, arg1, skipUp, slackUp, slackDown, sse, owns) → sse'
 ;; does, for every row i < n in order, what `boundedScan` (kmeans-bounds.ts) does, with the
 ;; same IEEE operations in the same order (so the same bits):
 ;; - own = Σ_p (x_ip − c_ap)², a = labels[i], summed from zero over p = 0 … d − 1; sse += own;
@@ -15,7 +15,9 @@
 ;;   from zero over p in order), the first minimum; a move when it is strictly below own
 ;;   (recorded as mv[2·moves] = i, mv[2·moves + 1] = target); lower[i] = √(second·slackDown),
 ;;   second the smallest distance to a centre other than the target;
-;; - counts[target] += 1, sums[target, :] += x_i (two features per f64x2, elementwise).
+;; - counts[target] += 1, sums[target, :] += x_i (two features per f64x2, elementwise); or,
+;;   when owns ≠ 0 (a helper's share of the rows), owns[i] = own (f64) and labels[i] = target
+;;   instead, the caller adding the sums in row order.
 ;; out[0] (i32) holds the moves so far on entry and on return; out[1] the rows not skipped.
 ;; All pointers are byte offsets in this module's memory: x the rows (n × d f64, row-major), c
 ;; the centres (k × d f64), half and counts (k f64), labels (n i32), lower (n f64), sums (k × d
@@ -27,7 +29,7 @@
     (param $half i32) (param $labels i32) (param $lower i32) (param $sums i32)
     (param $counts i32) (param $mv i32) (param $out i32) (param $row i32)
     (param $max1 f64) (param $max2 f64) (param $arg1 i32) (param $skipUp f64)
-    (param $slackUp f64) (param $slackDown f64) (param $sse f64)
+    (param $slackUp f64) (param $slackDown f64) (param $sse f64) (param $owns i32)
     (result f64)
     (local $i i32) (local $a i32) (local $db i32) (local $xi i32) (local $xp i32)
     (local $xend i32) (local $cq i32) (local $p0 i32) (local $p1 i32) (local $b i32)
@@ -165,6 +167,14 @@
                 (br $sLoop)))
             (f64.store (i32.add (local.get $lower) (i32.shl (local.get $i) (i32.const 3)))
               (f64.sqrt (f64.mul (local.get $second) (local.get $slackDown))))))
+        (if (local.get $owns)
+          (then
+            (f64.store (i32.add (local.get $owns) (i32.shl (local.get $i) (i32.const 3)))
+              (local.get $own))
+            (i32.store (i32.add (local.get $labels) (i32.shl (local.get $i) (i32.const 2)))
+              (local.get $target))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $iLoop)))
         ;; counts[target] += 1; sums[target, :] += x_i, two features per f64x2.
         (local.set $sp (i32.add (local.get $counts) (i32.shl (local.get $target) (i32.const 3))))
         (f64.store (local.get $sp) (f64.add (f64.load (local.get $sp)) (f64.const 1)))
@@ -187,4 +197,43 @@
         (br $iLoop)))
     (i32.store (local.get $out) (local.get $moves))
     (i32.store offset=4 (local.get $out) (local.get $unskipped))
+    (local.get $sse))
+  ;; add(x, n, d, targets, owns, sums, counts, sse) → sse': for every row i < n in order, what
+  ;; scan adds for a row (sse += owns[i]; counts[t] += 1; sums[t, :] += x_i, t = targets[i]),
+  ;; the same operations in the same order: the sums of rows whose scan ran elsewhere (a helper
+  ;; thread's share). targets (n i32) and owns (n f64) as scan writes them with owns ≠ 0.
+  (func (export "add")
+    (param $x i32) (param $n i32) (param $d i32) (param $targets i32) (param $owns i32)
+    (param $sums i32) (param $counts i32) (param $sse f64)
+    (result f64)
+    (local $i i32) (local $db i32) (local $d2 i32) (local $t i32) (local $xp i32)
+    (local $xend i32) (local $sp i32)
+    (local.set $db (i32.shl (local.get $d) (i32.const 3)))
+    (local.set $d2 (i32.and (local.get $d) (i32.const -2)))
+    (local.set $i (i32.const 0))
+    (block $iDone
+      (loop $iLoop
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $sse (f64.add (local.get $sse)
+          (f64.load (i32.add (local.get $owns) (i32.shl (local.get $i) (i32.const 3))))))
+        (local.set $t (i32.load (i32.add (local.get $targets) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $sp (i32.add (local.get $counts) (i32.shl (local.get $t) (i32.const 3))))
+        (f64.store (local.get $sp) (f64.add (f64.load (local.get $sp)) (f64.const 1)))
+        (local.set $sp (i32.add (local.get $sums) (i32.mul (local.get $t) (local.get $db))))
+        (local.set $xp (i32.add (local.get $x) (i32.mul (local.get $i) (local.get $db))))
+        (local.set $xend (i32.add (local.get $xp) (i32.shl (local.get $d2) (i32.const 3))))
+        (block $uDone
+          (loop $uLoop
+            (br_if $uDone (i32.ge_u (local.get $xp) (local.get $xend)))
+            (v128.store (local.get $sp)
+              (f64x2.add (v128.load (local.get $sp)) (v128.load (local.get $xp))))
+            (local.set $xp (i32.add (local.get $xp) (i32.const 16)))
+            (local.set $sp (i32.add (local.get $sp) (i32.const 16)))
+            (br $uLoop)))
+        (if (i32.ne (local.get $d2) (local.get $d))
+          (then
+            (f64.store (local.get $sp)
+              (f64.add (f64.load (local.get $sp)) (f64.load (local.get $xp))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $iLoop)))
     (local.get $sse)))
