@@ -29,6 +29,8 @@ interface SymvWasm {
   /** `gemvT(pa, ld, r0, r1, c0, c1, pu, py)` and `gemv(pa, ld, r0, r1, c0, c1, pv, px)`. */
   readonly gemvT: (...args: number[]) => void;
   readonly gemv: (...args: number[]) => void;
+  /** `rank2(px, py, ldb, count, c0, c1, pal, pbe, cs, pout)`. */
+  readonly rank2: (...args: number[]) => void;
   readonly memory: WasmMemory;
 }
 
@@ -67,15 +69,15 @@ function instantiate(): SymvWasm | null {
   try {
     if (!api || !api.validate(SYMV_WASM)) return null;
     const inst = new api.Instance(new api.Module(SYMV_WASM), {});
-    const { symv, gemvT, gemv } = inst.exports;
+    const { symv, gemvT, gemv, rank2 } = inst.exports;
     const memory = inst.exports.memory as WasmMemory | undefined;
-    if (typeof symv !== 'function' || typeof gemvT !== 'function' || typeof gemv !== 'function')
-      return null;
-    if (!memory) return null;
+    const fns = [symv, gemvT, gemv, rank2];
+    if (fns.some((f) => typeof f !== 'function') || !memory) return null;
     return {
       symv: symv as SymvWasm['symv'],
       gemvT: gemvT as SymvWasm['gemvT'],
       gemv: gemv as SymvWasm['gemv'],
+      rank2: rank2 as SymvWasm['rank2'],
       memory,
     };
   } catch {
@@ -93,20 +95,52 @@ export interface SymvWorkspace {
   readonly u: Float64Array;
   readonly p: Float64Array;
   run(from: number): void;
+  /**
+   * The panel of the blocked reduction (eigh-tridiag.ts), `vw` (2h×n: rows 0…h−1 the V_j, rows
+   * h…2h−1 the W_j, h = `half`) and `dots` (2h), with three products giving the bits of that
+   * file's TypeScript loops:
+   * - `panelDots(i, from)`: dots[j] = Σ_c V_j[c]·V_i[c], dots[h+j] = Σ_c W_j[c]·V_i[c] over
+   *   from ≤ c < n for j < i, each sum from 0 in order of c;
+   * - `panelP(i, from)`: p_c ← p_c − (V_j[c]·dots[h+j] + W_j[c]·dots[j]) for j = 0 … i−1 in turn;
+   * - `panelRow(k, i)`: a[k, c] ← a[k, c] − (W_j[c]·V_j[k] + V_j[c]·W_j[k]) for j = 0 … i−1 in
+   *   turn, k ≤ c < n.
+   */
+  readonly vw: Float64Array;
+  readonly dots: Float64Array;
+  readonly half: number;
+  panelDots(i: number, from: number): void;
+  panelP(i: number, from: number): void;
+  panelRow(k: number, i: number): void;
 }
 
-/** The workspace for an n×n matrix, or null when the TypeScript kernel is to be used. */
-export function symvWorkspace(n: number): SymvWorkspace | null {
-  const w = n > 0 ? kernelWithMemory(8 * (n * n + 2 * n)) : null;
+/**
+ * The workspace for an n×n matrix (with a panel of 2·`half` rows), or null when the TypeScript
+ * kernels are to be used.
+ */
+export function symvWorkspace(n: number, half = 0): SymvWorkspace | null {
+  const w = n > 0 ? kernelWithMemory(8 * (n * n + 2 * n + 2 * half * (n + 1))) : null;
   if (!w) return null;
   const buf = w.memory.buffer;
   const pu = 8 * n * n;
   const pp = pu + 8 * n;
+  const pv = pp + 8 * n;
+  const pw = pv + 8 * half * n;
+  const pd = pw + 8 * half * n;
+  const ldb = 8 * n;
   return {
     a: new Float64Array(buf, 0, n * n),
     u: new Float64Array(buf, pu, n),
     p: new Float64Array(buf, pp, n),
     run: (from: number): void => w.symv(0, n, from, pu, pp),
+    vw: new Float64Array(buf, pv, 2 * half * n),
+    dots: new Float64Array(buf, pd, 2 * half),
+    half,
+    panelDots: (i, from): void => {
+      w.gemv(pv, n, 0, i, from, n, pv + i * ldb, pd);
+      w.gemv(pv, n, half, half + i, from, n, pv + i * ldb, pd);
+    },
+    panelP: (i, from): void => w.rank2(pv, pw, ldb, i, from, n, pd + 8 * half, pd, 8, pp),
+    panelRow: (k, i): void => w.rank2(pw, pv, ldb, i, k, n, pv + 8 * k, pw + 8 * k, ldb, k * ldb),
   };
 }
 

@@ -11,6 +11,7 @@
  * x_r = Σ_c a_rc·v_c in order of c) equal their scalar loops bit for bit on every edge (odd and
  * even row and column ranges, a single row or column) without touching entries outside their
  * ranges, and the bidiagonalisation with the wasm kernels gives the bits of the TypeScript one.
+ * The tridiagonalisation's panel kernels (panelDots, panelP, panelRow) give their loops' bits.
  * Tolerance: |fl(Su) − Su|_i ≤ n·ε·Σ_j |s_ij|·|u_j|, taken as 1e-15·n·(that sum) + 1e-300.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -270,5 +271,53 @@ describe('the matrix-vector kernels of the bidiagonalisation', () => {
       for (const k of ['a', 'd', 'e', 'tauq', 'taup'] as const) same(wasm[k], ts[k]);
     }
     setSymvBackend('wasm');
+  });
+});
+
+describe('the panel kernels of the tridiagonalisation', () => {
+  it('give the bits of the TypeScript loops for every panel position', () => {
+    setSymvBackend('wasm');
+    const n = 23;
+    const h = 5;
+    const r = prng(77);
+    for (let i = 0; i <= h; i++)
+      for (const k of [0, 3, 10, 21, 22]) {
+        const ws = symvWorkspace(n, h)!;
+        for (let q = 0; q < ws.vw.length; q++) ws.vw[q] = 2 * r() - 1;
+        for (let q = 0; q < n * n; q++) ws.a[q] = 2 * r() - 1;
+        for (let q = 0; q < n; q++) ws.p[q] = 2 * r() - 1;
+        const vw = ws.vw;
+        const row = (j: number, c: number): number => vw[j * n + c]!;
+        // panelDots + panelP against the loops (V_j = row j, W_j = row h + j, v = row i).
+        const dots = new Float64Array(2 * h);
+        for (let j = 0; j < i; j++) {
+          let sv = 0;
+          let sw = 0;
+          for (let c = k + 1; c < n; c++) {
+            sv += row(j, c) * row(i, c);
+            sw += row(h + j, c) * row(i, c);
+          }
+          dots[j] = sv;
+          dots[h + j] = sw;
+        }
+        const p = ws.p.slice();
+        for (let j = 0; j < i; j++)
+          for (let c = k + 1; c < n; c++)
+            p[c]! -= row(j, c) * dots[h + j]! + row(h + j, c) * dots[j]!;
+        ws.panelDots(i, k + 1);
+        for (let j = 0; j < i; j++) {
+          expect(Object.is(ws.dots[j], dots[j])).toBe(true);
+          expect(Object.is(ws.dots[h + j], dots[h + j])).toBe(true);
+        }
+        ws.panelP(i, k + 1);
+        for (let c = 0; c < n; c++) expect(Object.is(ws.p[c], p[c])).toBe(true);
+        // panelRow against updateRow's loop; the other rows stay as they were.
+        const a = ws.a.slice();
+        for (let j = 0; j < i; j++)
+          for (let c = k; c < n; c++)
+            a[k * n + c]! -= row(j, k) * row(h + j, c) + row(h + j, k) * row(j, c);
+        ws.panelRow(k, i);
+        for (let q = 0; q < n * n; q++) expect(Object.is(ws.a[q], a[q])).toBe(true);
+      }
   });
 });

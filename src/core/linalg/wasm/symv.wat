@@ -270,4 +270,44 @@
             (br $sLoop)))
         (f64.store (i32.add (local.get $px) (i32.shl (local.get $r) (i32.const 3))) (local.get $s0))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
-        (br $rLoop)))))
+        (br $rLoop))))
+;; rank2(px, py, ldb, count, c0, c1, pal, pbe, cs, pout): for j = 0 … count−1 in turn and
+;; c0 ≤ c < c1, out_c ← out_c − (X_j[c]·α_j + Y_j[c]·β_j), X_j the row at byte offset px + j·ldb
+;; (entry c at + 8c), Y_j likewise from py, α_j at pal + j·cs, β_j at pbe + j·cs, out_c at
+;; pout + 8c: the panel updates of the tridiagonalisation (eigh-tridiag.ts), with each entry's
+;; operations those of its TypeScript loop; columns two per f64x2 lane.
+  (func (export "rank2")
+    (param $px i32) (param $py i32) (param $ldb i32) (param $count i32) (param $c0 i32)
+    (param $c1 i32) (param $pal i32) (param $pbe i32) (param $cs i32) (param $pout i32)
+    (local $j i32) (local $c i32) (local $o i32) (local $x i32) (local $y i32)
+    (local $al v128) (local $be v128)
+    (local.set $j (i32.const 0))
+    (block $jDone
+      (loop $jLoop
+        (br_if $jDone (i32.ge_s (local.get $j) (local.get $count)))
+        (local.set $x (i32.add (local.get $px) (i32.mul (local.get $j) (local.get $ldb))))
+        (local.set $y (i32.add (local.get $py) (i32.mul (local.get $j) (local.get $ldb))))
+        (local.set $al (v128.load64_splat (i32.add (local.get $pal) (i32.mul (local.get $j) (local.get $cs)))))
+        (local.set $be (v128.load64_splat (i32.add (local.get $pbe) (i32.mul (local.get $j) (local.get $cs)))))
+        (local.set $c (local.get $c0))
+        (block $cDone
+          (loop $cLoop
+            (br_if $cDone (i32.ge_s (i32.add (local.get $c) (i32.const 1)) (local.get $c1)))
+            (local.set $o (i32.shl (local.get $c) (i32.const 3)))
+            (v128.store (i32.add (local.get $pout) (local.get $o))
+              (f64x2.sub (v128.load (i32.add (local.get $pout) (local.get $o)))
+                (f64x2.add
+                  (f64x2.mul (v128.load (i32.add (local.get $x) (local.get $o))) (local.get $al))
+                  (f64x2.mul (v128.load (i32.add (local.get $y) (local.get $o))) (local.get $be)))))
+            (local.set $c (i32.add (local.get $c) (i32.const 2)))
+            (br $cLoop)))
+        (if (i32.lt_s (local.get $c) (local.get $c1))
+          (then
+            (local.set $o (i32.shl (local.get $c) (i32.const 3)))
+            (f64.store (i32.add (local.get $pout) (local.get $o))
+              (f64.sub (f64.load (i32.add (local.get $pout) (local.get $o)))
+                (f64.add
+                  (f64.mul (f64.load (i32.add (local.get $x) (local.get $o))) (f64x2.extract_lane 0 (local.get $al)))
+                  (f64.mul (f64.load (i32.add (local.get $y) (local.get $o))) (f64x2.extract_lane 0 (local.get $be))))))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $jLoop)))))
