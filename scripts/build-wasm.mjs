@@ -49,7 +49,7 @@ const MODULES = [
     wat: 'symv.wat',
     out: 'symv-wasm.ts',
     name: 'SYMV_WASM',
-    what: 'the symmetric matrix-vector\n * product of the Householder tridiagonalisation, which symv-kernel.ts instantiates on first use',
+    what: 'the symmetric matrix-vector\n * product of the Householder tridiagonalisation and the matrix-vector products of the\n * bidiagonalisation, which symv-kernel.ts instantiates on first use',
   },
   {
     dir: fft,

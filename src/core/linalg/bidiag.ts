@@ -14,6 +14,7 @@
  */
 import { gemmStrided } from './gemm';
 import { applyBlockLeft, blockReflectorT, blockWork, householder } from './householder';
+import { type GemvWorkspace, gemvWorkspace, trimSymvMemory } from './symv-kernel';
 
 /** Panel width. */
 const NB = 32;
@@ -29,8 +30,24 @@ export interface Bidiag {
   readonly taup: Float64Array;
 }
 
-/** Bidiagonalises a (m×n row-major, m ≥ n; overwritten by the reflectors). O(mn²). */
+/**
+ * Bidiagonalises a (m×n row-major, m ≥ n; overwritten by the reflectors). O(mn²). Where the wasm
+ * matrix-vector kernels are available (symv-kernel.ts) the matrix is reduced in place in their
+ * module's memory, the trailing GEMMs included, and copied back at the end; the results are the
+ * same bits as with the TypeScript loops.
+ */
 export function bidiagonalise(a: Float64Array, m: number, n: number): Bidiag {
+  const ws = gemvWorkspace(m, n);
+  if (!ws) return reduce(a, m, n, null);
+  ws.a.set(a.subarray(0, m * n));
+  const F = reduce(ws.a, m, n, ws);
+  a.set(ws.a);
+  trimSymvMemory();
+  return { ...F, a };
+}
+
+/** `bidiagonalise` on `a`, which is `ws.a` when the wasm kernels are used. */
+function reduce(a: Float64Array, m: number, n: number, ws: GemvWorkspace | null): Bidiag {
   const d = new Float64Array(n);
   const e = new Float64Array(Math.max(n - 1, 0));
   const tauq = new Float64Array(n);
@@ -40,10 +57,10 @@ export function bidiagonalise(a: Float64Array, m: number, n: number): Bidiag {
   const col = new Float64Array(m);
   const tmp = new Float64Array(NB);
   const vi = new Float64Array(NB);
-  const yc = new Float64Array(n);
+  const yc = ws ? ws.y : new Float64Array(n);
   for (let j0 = 0; j0 < n; j0 += NB) {
     const nb = Math.min(NB, n - j0);
-    panel(a, m, n, j0, nb, d, e, tauq, taup, x, y, col, tmp, vi, yc);
+    panel(a, m, n, j0, nb, d, e, tauq, taup, x, y, col, tmp, vi, yc, ws);
     const r0 = j0 + nb;
     if (r0 < n) {
       // A[r0:, r0:] −= U·Yᵀ + X·V, U = A[r0:, j0:r0], V = A[j0:r0, r0:] (units in place).
@@ -102,6 +119,7 @@ function panel(
   tmp: Float64Array,
   vi: Float64Array,
   yc: Float64Array,
+  ws: GemvWorkspace | null,
 ): void {
   const L = NB;
   for (let l = 0; l < nb; l++) {
@@ -125,23 +143,15 @@ function panel(
     // columns, A being the not yet updated trailing matrix.
     // yc (contiguous) accumulates Y[:, l]; it is scattered into y at the end.
     yc.fill(0, i + 1, n);
-    for (let q = 0; q < l; q++) tmp[q] = 0;
-    // Two rows per pass: yc is loaded and stored once for both. tmp = Uᵀu (l) in the same pass.
-    let r = i;
-    for (; r + 1 < m; r += 2) {
-      const ar = r * n;
-      const br = ar + n;
-      const u0 = a[ar + i]!;
-      const u1 = a[br + i]!;
-      for (let c = i + 1; c < n; c++) yc[c]! += u0 * a[ar + c]! + u1 * a[br + c]!;
-      for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * u0 + a[br + j0 + q]! * u1;
-    }
-    if (r < m) {
-      const ar = r * n;
-      const u0 = a[ar + i]!;
-      for (let c = i + 1; c < n; c++) yc[c]! += u0 * a[ar + c]!;
-      for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * u0;
-    }
+    if (ws) {
+      // The same two-row sums in wasm, yc being ws.y: yc = Aᵀu over columns i+1…, tmp over
+      // the panel's columns j0…i−1.
+      for (let r = i; r < m; r++) ws.u[r] = a[r * n + i]!;
+      ws.t.fill(0, j0, i);
+      ws.gemvT(i, m, i + 1, n, 'y');
+      ws.gemvT(i, m, j0, i, 't');
+      for (let q = 0; q < l; q++) tmp[q] = ws.t[j0 + q]!;
+    } else panelAtu(a, m, n, i, j0, l, tmp, yc);
     // Y[i+1:, l] −= Y[i+1:, 0:l]·tmp.
     for (let c = i + 1; c < n; c++) {
       let s = 0;
@@ -178,27 +188,10 @@ function panel(
     a[ri + i + 1] = 1;
     const tp = taup[i]!;
     // v = A[i, i+1:]. X[i+1:, l] = τp·(A·v − U·(Yᵀv) − X·(V·v)) over the trailing rows.
-    // Two rows per pass: v is loaded once for both.
-    let rr = i + 1;
-    for (; rr + 1 < m; rr += 2) {
-      const ar = rr * n;
-      const br = ar + n;
-      let s0 = 0;
-      let s1 = 0;
-      for (let c = i + 1; c < n; c++) {
-        const vc = a[ri + c]!;
-        s0 += a[ar + c]! * vc;
-        s1 += a[br + c]! * vc;
-      }
-      x[rr * L + l] = s0;
-      x[(rr + 1) * L + l] = s1;
-    }
-    if (rr < m) {
-      const ar = rr * n;
-      let s0 = 0;
-      for (let c = i + 1; c < n; c++) s0 += a[ar + c]! * a[ri + c]!;
-      x[rr * L + l] = s0;
-    }
+    if (ws) {
+      ws.gemv(i + 1, m, i + 1, n, i);
+      for (let r = i + 1; r < m; r++) x[r * L + l] = ws.x[r]!;
+    } else panelAv(a, m, n, i, l, x);
     // tmp = Y[i+1:, 0:l+1]ᵀ·v, X[i+1:, l] −= U[i+1:, 0:l+1]·tmp.
     for (let q = 0; q <= l; q++) tmp[q] = 0;
     for (let c = i + 1; c < n; c++) {
@@ -222,6 +215,76 @@ function panel(
       for (let q = 0; q < l; q++) s += x[r * L + q]! * tmp[q]!;
       x[r * L + l] = tp * (x[r * L + l]! - s);
     }
+  }
+}
+
+/**
+ * The panel's Aᵀu in TypeScript (u = column i of a, rows i…m−1): yc[c] += Σ_r u_r·a[r, c] for
+ * c > i and tmp[q] = Σ_r a[r, j0+q]·u_r for q < l. Two rows per pass, so yc is loaded and stored
+ * once for both; the wasm kernel (`GemvWorkspace.gemvT`) does the same operations.
+ */
+function panelAtu(
+  a: Float64Array,
+  m: number,
+  n: number,
+  i: number,
+  j0: number,
+  l: number,
+  tmp: Float64Array,
+  yc: Float64Array,
+): void {
+  for (let q = 0; q < l; q++) tmp[q] = 0;
+  let r = i;
+  for (; r + 1 < m; r += 2) {
+    const ar = r * n;
+    const br = ar + n;
+    const u0 = a[ar + i]!;
+    const u1 = a[br + i]!;
+    for (let c = i + 1; c < n; c++) yc[c]! += u0 * a[ar + c]! + u1 * a[br + c]!;
+    for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * u0 + a[br + j0 + q]! * u1;
+  }
+  if (r < m) {
+    const ar = r * n;
+    const u0 = a[ar + i]!;
+    for (let c = i + 1; c < n; c++) yc[c]! += u0 * a[ar + c]!;
+    for (let q = 0; q < l; q++) tmp[q]! += a[ar + j0 + q]! * u0;
+  }
+}
+
+/**
+ * The panel's A·v in TypeScript (v = row i of a, columns i+1…n−1): X[r, l] = Σ_c a[r, c]·v_c for
+ * rows r > i, each sum in order of c; two rows per pass, so v is loaded once for both. The wasm
+ * kernel (`GemvWorkspace.gemv`) gives the same bits.
+ */
+function panelAv(
+  a: Float64Array,
+  m: number,
+  n: number,
+  i: number,
+  l: number,
+  x: Float64Array,
+): void {
+  const L = NB;
+  const ri = i * n;
+  let rr = i + 1;
+  for (; rr + 1 < m; rr += 2) {
+    const ar = rr * n;
+    const br = ar + n;
+    let s0 = 0;
+    let s1 = 0;
+    for (let c = i + 1; c < n; c++) {
+      const vc = a[ri + c]!;
+      s0 += a[ar + c]! * vc;
+      s1 += a[br + c]! * vc;
+    }
+    x[rr * L + l] = s0;
+    x[(rr + 1) * L + l] = s1;
+  }
+  if (rr < m) {
+    const ar = rr * n;
+    let s0 = 0;
+    for (let c = i + 1; c < n; c++) s0 += a[ar + c]! * a[ri + c]!;
+    x[rr * L + l] = s0;
   }
 }
 

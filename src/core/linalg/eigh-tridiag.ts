@@ -7,7 +7,9 @@
  * block then takes the symmetric rank-2NB update A ← A − V·Wᵀ − W·Vᵀ in GEMM. Of the (4/3)n³
  * flops half are in GEMM; the other half are the symmetric matrix-vector products A₂₂·v, one per
  * reflector, memory-bound, which read each entry of the upper triangle once (symv-kernel.ts: wasm SIMD
- * with the matrix resident in module memory for the whole reduction, or TypeScript).
+ * with the matrix resident in module memory for the whole reduction, or TypeScript). The panel's
+ * own level-2 work per reflector (row update, Vᵀv, Wᵀv and p's correction) runs in the same
+ * module on the panel kept there, with the bits of this file's loops.
  *
  * Storage is that of eig.ts's unblocked `tridiagonalize`: row-major, upper triangle, reflector k
  * left in row k (v_k[k+1] = 1 implicit, v_k[k+2..] at a[k·n + k+2 ..]), τ_k in tau[k], so the
@@ -37,7 +39,7 @@ export function tridiagonalizeBlocked(
   if (n === 0) return;
   // With the wasm kernel the matrix is reduced in place in the module's memory (symv-kernel.ts)
   // and copied back at the end; otherwise in `a` with the TypeScript product.
-  const ws = symvWorkspace(n);
+  const ws = symvWorkspace(n, NB);
   if (ws) {
     ws.a.set(a.subarray(0, n * n));
     reduce(ws.a, n, d, e, tau, ws);
@@ -57,7 +59,7 @@ function reduce(
   d[0] = a[0]!;
   // Rows 0..NB−1: V_j (reflector j of the panel, zero up to its pivot row), rows NB..2NB−1:
   // W_j; `wv` holds the same two halves swapped, so A −= vwᵀ·wv is the rank-2NB update.
-  const vw = new Float64Array(2 * NB * n);
+  const vw = ws ? ws.vw : new Float64Array(2 * NB * n);
   const wv = new Float64Array(2 * NB * n);
   const p = ws ? ws.p : new Float64Array(n);
   const dots = new Float64Array(2 * NB);
@@ -66,7 +68,8 @@ function reduce(
     vw.fill(0);
     for (let i = 0; i < nb; i++) {
       const k = k0 + i;
-      updateRow(a, n, k, i, vw);
+      if (ws) ws.panelRow(k, i);
+      else updateRow(a, n, k, i, vw);
       d[k] = a[k * n + k]!;
       e[k] = householder(a, k * n + k + 1, n - k - 1, tau, k);
       const t = tau[k]!;
@@ -79,25 +82,11 @@ function reduce(
       if (ws) {
         ws.u.set(vi.subarray(k + 1, n), k + 1);
         ws.run(k + 1);
-      } else symvUpper(a, n, k + 1, vi, p);
-      for (let j = 0; j < i; j++) {
-        const vj = (j * n) | 0;
-        const wj = ((NB + j) * n) | 0;
-        let sv = 0;
-        let sw = 0;
-        for (let c = k + 1; c < n; c++) {
-          sv += vw[vj + c]! * vi[c]!;
-          sw += vw[wj + c]! * vi[c]!;
-        }
-        dots[j] = sw;
-        dots[NB + j] = sv;
-      }
-      for (let j = 0; j < i; j++) {
-        const vj = (j * n) | 0;
-        const wj = ((NB + j) * n) | 0;
-        const sw = dots[j]!;
-        const sv = dots[NB + j]!;
-        for (let c = k + 1; c < n; c++) p[c]! -= vw[vj + c]! * sw + vw[wj + c]! * sv;
+        ws.panelDots(i, k + 1);
+        ws.panelP(i, k + 1);
+      } else {
+        symvUpper(a, n, k + 1, vi, p);
+        panelP(vw, n, k, i, p, dots);
       }
       // w = τ·p − ½τ²(pᵀv)·v.
       let pv = 0;
@@ -108,11 +97,48 @@ function reduce(
     const k1 = k0 + nb;
     if (k1 >= n - 1) {
       // The last panel: row n−1 (the last diagonal entry) takes its update here.
-      updateRow(a, n, n - 1, nb, vw);
+      if (ws) ws.panelRow(n - 1, nb);
+      else updateRow(a, n, n - 1, nb, vw);
       d[n - 1] = a[(n - 1) * n + n - 1]!;
       break;
     }
     trailingUpdate(a, n, k1, nb, vw, wv);
+  }
+}
+
+/**
+ * p[k+1..n) −= V·(Wᵀv_i) + W·(Vᵀv_i) over the panel's first i reflectors (v_i = row i of vw):
+ * dots[j] = Σ_c W_j[c]·v_i[c] and dots[NB+j] = Σ_c V_j[c]·v_i[c], each from 0 in order of c, then
+ * p_c ← p_c − (V_j[c]·dots[j] + W_j[c]·dots[NB+j]) for j = 0 … i−1 in turn (the wasm kernels of
+ * `SymvWorkspace` do the same operations).
+ */
+function panelP(
+  vw: Float64Array,
+  n: number,
+  k: number,
+  i: number,
+  p: Float64Array,
+  dots: Float64Array,
+): void {
+  const vi = i * n;
+  for (let j = 0; j < i; j++) {
+    const vj = (j * n) | 0;
+    const wj = ((NB + j) * n) | 0;
+    let sv = 0;
+    let sw = 0;
+    for (let c = k + 1; c < n; c++) {
+      sv += vw[vj + c]! * vw[vi + c]!;
+      sw += vw[wj + c]! * vw[vi + c]!;
+    }
+    dots[j] = sw;
+    dots[NB + j] = sv;
+  }
+  for (let j = 0; j < i; j++) {
+    const vj = (j * n) | 0;
+    const wj = ((NB + j) * n) | 0;
+    const sw = dots[j]!;
+    const sv = dots[NB + j]!;
+    for (let c = k + 1; c < n; c++) p[c]! -= vw[vj + c]! * sw + vw[wj + c]! * sv;
   }
 }
 

@@ -12,6 +12,11 @@
  *   TypeScript on any Float64Array.
  * Both sum in the same order with separate IEEE operations except that the wasm kernel keeps two
  * partial sums per row (one per lane), so the two agree to rounding, not bit for bit.
+ *
+ * The same module holds the two products of each step of the Householder bidiagonalisation
+ * (bidiag.ts) on an m×n matrix resident there (`gemvWorkspace`): Aᵀu (two rows per pass,
+ * columns two per lane) and A·v (four independent row sums, each in order of the columns), the
+ * same IEEE operations as the TypeScript loops, so the same bits.
  */
 import { SYMV_WASM } from './wasm/symv-wasm';
 import { WASM_PAGE, type WasmMemory, wasmApi } from '../wasm-api';
@@ -21,6 +26,11 @@ export type SymvBackend = 'wasm' | 'ts';
 
 interface SymvWasm {
   readonly symv: (pa: number, n: number, from: number, pu: number, pp: number) => void;
+  /** `gemvT(pa, ld, r0, r1, c0, c1, pu, py)` and `gemv(pa, ld, r0, r1, c0, c1, pv, px)`. */
+  readonly gemvT: (...args: number[]) => void;
+  readonly gemv: (...args: number[]) => void;
+  /** `rank2(px, py, ldb, count, c0, c1, pal, pbe, cs, pout)`. */
+  readonly rank2: (...args: number[]) => void;
   readonly memory: WasmMemory;
 }
 
@@ -59,10 +69,17 @@ function instantiate(): SymvWasm | null {
   try {
     if (!api || !api.validate(SYMV_WASM)) return null;
     const inst = new api.Instance(new api.Module(SYMV_WASM), {});
-    const { symv } = inst.exports;
+    const { symv, gemvT, gemv, rank2 } = inst.exports;
     const memory = inst.exports.memory as WasmMemory | undefined;
-    if (typeof symv !== 'function' || !memory) return null;
-    return { symv: symv as SymvWasm['symv'], memory };
+    const fns = [symv, gemvT, gemv, rank2];
+    if (fns.some((f) => typeof f !== 'function') || !memory) return null;
+    return {
+      symv: symv as SymvWasm['symv'],
+      gemvT: gemvT as SymvWasm['gemvT'],
+      gemv: gemv as SymvWasm['gemv'],
+      rank2: rank2 as SymvWasm['rank2'],
+      memory,
+    };
   } catch {
     return null;
   }
@@ -78,28 +95,106 @@ export interface SymvWorkspace {
   readonly u: Float64Array;
   readonly p: Float64Array;
   run(from: number): void;
+  /**
+   * The panel of the blocked reduction (eigh-tridiag.ts), `vw` (2h×n: rows 0…h−1 the V_j, rows
+   * h…2h−1 the W_j, h = `half`) and `dots` (2h), with three products giving the bits of that
+   * file's TypeScript loops:
+   * - `panelDots(i, from)`: dots[j] = Σ_c V_j[c]·V_i[c], dots[h+j] = Σ_c W_j[c]·V_i[c] over
+   *   from ≤ c < n for j < i, each sum from 0 in order of c;
+   * - `panelP(i, from)`: p_c ← p_c − (V_j[c]·dots[h+j] + W_j[c]·dots[j]) for j = 0 … i−1 in turn;
+   * - `panelRow(k, i)`: a[k, c] ← a[k, c] − (W_j[c]·V_j[k] + V_j[c]·W_j[k]) for j = 0 … i−1 in
+   *   turn, k ≤ c < n.
+   */
+  readonly vw: Float64Array;
+  readonly dots: Float64Array;
+  readonly half: number;
+  panelDots(i: number, from: number): void;
+  panelP(i: number, from: number): void;
+  panelRow(k: number, i: number): void;
 }
 
-/** The workspace for an n×n matrix, or null when the TypeScript kernel is to be used. */
-export function symvWorkspace(n: number): SymvWorkspace | null {
+/**
+ * The workspace for an n×n matrix (with a panel of 2·`half` rows), or null when the TypeScript
+ * kernels are to be used.
+ */
+export function symvWorkspace(n: number, half = 0): SymvWorkspace | null {
+  const w = n > 0 ? kernelWithMemory(8 * (n * n + 2 * n + 2 * half * (n + 1))) : null;
+  if (!w) return null;
+  const buf = w.memory.buffer;
+  const pu = 8 * n * n;
+  const pp = pu + 8 * n;
+  const pv = pp + 8 * n;
+  const pw = pv + 8 * half * n;
+  const pd = pw + 8 * half * n;
+  const ldb = 8 * n;
+  return {
+    a: new Float64Array(buf, 0, n * n),
+    u: new Float64Array(buf, pu, n),
+    p: new Float64Array(buf, pp, n),
+    run: (from: number): void => w.symv(0, n, from, pu, pp),
+    vw: new Float64Array(buf, pv, 2 * half * n),
+    dots: new Float64Array(buf, pd, 2 * half),
+    half,
+    panelDots: (i, from): void => {
+      w.gemv(pv, n, 0, i, from, n, pv + i * ldb, pd);
+      w.gemv(pv, n, half, half + i, from, n, pv + i * ldb, pd);
+    },
+    panelP: (i, from): void => w.rank2(pv, pw, ldb, i, from, n, pd + 8 * half, pd, 8, pp),
+    panelRow: (k, i): void => w.rank2(pw, pv, ldb, i, k, n, pv + 8 * k, pw + 8 * k, ldb, k * ldb),
+  };
+}
+
+/** The kernel with at least `bytes` of memory, or null (no kernel, too large, growth refused). */
+function kernelWithMemory(bytes: number): SymvWasm | null {
   const w = kernel();
-  if (!w || n <= 0) return null;
-  const bytes = 8 * (n * n + 2 * n);
-  if (bytes > MAX_BYTES) return null;
+  if (!w || bytes > MAX_BYTES) return null;
   const have = w.memory.buffer.byteLength;
   try {
     if (have < bytes) w.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
   } catch {
     return null;
   }
+  return w;
+}
+
+/**
+ * An m×n row-major matrix resident in the same module, for the matrix-vector products of the
+ * Householder bidiagonalisation (bidiag.ts): `a` (m·n), `u` and `x` (m), `y` and `t` (n) are
+ * views of its memory, valid until the next workspace call. Rows and columns are global
+ * indices of `a`; both products give the bits of bidiag.ts's TypeScript loops.
+ */
+export interface GemvWorkspace {
+  readonly a: Float64Array;
+  readonly u: Float64Array;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly t: Float64Array;
+  /**
+   * out[c] += Σ_{r0≤r<r1} u_r·a[r, c] for c0 ≤ c < c1, out = y or t: rows two at a time,
+   * out_c ← out_c + (u_r·a_rc + u_{r+1}·a_{r+1,c}), an odd last row alone.
+   */
+  gemvT(r0: number, r1: number, c0: number, c1: number, out: 'y' | 't'): void;
+  /** x_r ← Σ_{c0≤c<c1} a[r, c]·a[v, c] (row v of a), summed from 0 in order of c, r0 ≤ r < r1. */
+  gemv(r0: number, r1: number, c0: number, c1: number, v: number): void;
+}
+
+/** The workspace for an m×n matrix, or null when the TypeScript loops are to be used. */
+export function gemvWorkspace(m: number, n: number): GemvWorkspace | null {
+  const w = m > 0 && n > 0 ? kernelWithMemory(8 * (m * n + 2 * m + 2 * n)) : null;
+  if (!w) return null;
   const buf = w.memory.buffer;
-  const pu = 8 * n * n;
-  const pp = pu + 8 * n;
+  const pu = 8 * m * n;
+  const px = pu + 8 * m;
+  const py = px + 8 * m;
+  const pt = py + 8 * n;
   return {
-    a: new Float64Array(buf, 0, n * n),
-    u: new Float64Array(buf, pu, n),
-    p: new Float64Array(buf, pp, n),
-    run: (from: number): void => w.symv(0, n, from, pu, pp),
+    a: new Float64Array(buf, 0, m * n),
+    u: new Float64Array(buf, pu, m),
+    x: new Float64Array(buf, px, m),
+    y: new Float64Array(buf, py, n),
+    t: new Float64Array(buf, pt, n),
+    gemvT: (r0, r1, c0, c1, out): void => w.gemvT(0, n, r0, r1, c0, c1, pu, out === 'y' ? py : pt),
+    gemv: (r0, r1, c0, c1, v): void => w.gemv(0, n, r0, r1, c0, c1, 8 * v * n, px),
   };
 }
 

@@ -7,12 +7,19 @@
  * sentinel (so writing it would show). The blocked tridiagonalisation with either kernel gives
  * the same T and reflectors to rounding, and T has the eigenvalues of A (trace and Frobenius
  * norm, both invariant under the orthogonal similarity).
+ * The bidiagonalisation's kernels (gemvT: out_c += Σ_r u_r·a_rc two rows per pass; gemv:
+ * x_r = Σ_c a_rc·v_c in order of c) equal their scalar loops bit for bit on every edge (odd and
+ * even row and column ranges, a single row or column) without touching entries outside their
+ * ranges, and the bidiagonalisation with the wasm kernels gives the bits of the TypeScript one.
+ * The tridiagonalisation's panel kernels (panelDots, panelP, panelRow) give their loops' bits.
  * Tolerance: |fl(Su) − Su|_i ≤ n·ε·Σ_j |s_ij|·|u_j|, taken as 1e-15·n·(that sum) + 1e-300.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtWat } from '../../helpers/wasm-build';
+import { bidiagonalise } from '../../../src/core/linalg/bidiag';
 import { tridiagonalizeBlocked } from '../../../src/core/linalg/eigh-tridiag';
 import {
+  gemvWorkspace,
   setSymvBackend,
   symvBackend,
   symvUpper,
@@ -193,5 +200,124 @@ describe('the tridiagonalisation with either kernel', () => {
     expect(setSymvBackend('ts')).toBe('ts');
     expect(symvWorkspace(10)).toBeNull();
     setSymvBackend('wasm');
+  });
+});
+
+describe('the matrix-vector kernels of the bidiagonalisation', () => {
+  /** Bit-for-bit comparison that also tells NaN apart from numbers. */
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>): void => {
+    expect(x.length).toBe(y.length);
+    for (let i = 0; i < x.length; i++)
+      if (!Object.is(x[i], y[i])) expect([i, x[i]]).toEqual([i, y[i]]);
+  };
+
+  it("gemvT and gemv give the scalar loops' bits on every edge, nothing outside their ranges", () => {
+    setSymvBackend('wasm');
+    const m = 11;
+    const n = 9;
+    const r = prng(5);
+    for (let r0 = 0; r0 < m; r0 += 3)
+      for (let r1 = r0 + 1; r1 <= m; r1++)
+        for (let c0 = 0; c0 < n; c0 += 2)
+          for (let c1 = c0 + 1; c1 <= n; c1++) {
+            const ws = gemvWorkspace(m, n)!;
+            for (let i = 0; i < m * n; i++) ws.a[i] = 2 * r() - 1;
+            for (let i = 0; i < m; i++) ws.u[i] = i >= r0 && i < r1 ? 2 * r() - 1 : NaN;
+            for (let c = 0; c < n; c++) ws.y[c] = c >= c0 && c < c1 ? r() : SENTINEL;
+            const y = ws.y.slice();
+            let i = r0;
+            for (; i + 1 < r1; i += 2)
+              for (let c = c0; c < c1; c++)
+                y[c]! += ws.u[i]! * ws.a[i * n + c]! + ws.u[i + 1]! * ws.a[(i + 1) * n + c]!;
+            if (i < r1) for (let c = c0; c < c1; c++) y[c]! += ws.u[i]! * ws.a[i * n + c]!;
+            ws.gemvT(r0, r1, c0, c1, 'y');
+            same(ws.y, y);
+            ws.t.set(ws.y);
+            ws.gemvT(r0, r1, c0, c1, 't');
+            // Into t: the same sums again on top of the first.
+            i = r0;
+            const t = ws.y.slice();
+            for (; i + 1 < r1; i += 2)
+              for (let c = c0; c < c1; c++)
+                t[c]! += ws.u[i]! * ws.a[i * n + c]! + ws.u[i + 1]! * ws.a[(i + 1) * n + c]!;
+            if (i < r1) for (let c = c0; c < c1; c++) t[c]! += ws.u[i]! * ws.a[i * n + c]!;
+            same(ws.t, t);
+            const v = (r0 + 5) % m;
+            ws.x.fill(SENTINEL);
+            const x = ws.x.slice();
+            for (let q = r0; q < r1; q++) {
+              let s = 0;
+              for (let c = c0; c < c1; c++) s += ws.a[q * n + c]! * ws.a[v * n + c]!;
+              x[q] = s;
+            }
+            ws.gemv(r0, r1, c0, c1, v);
+            same(ws.x, x);
+          }
+  });
+
+  it('bidiagonalise with them gives the bits of the TypeScript loops', () => {
+    for (const [m, n] of [
+      [97, 70],
+      [130, 130],
+      [75, 33],
+    ] as const) {
+      const r = prng(m * n);
+      const a0 = Float64Array.from({ length: m * n }, () => 2 * r() - 1);
+      const out = (['ts', 'wasm'] as const).map((be) => {
+        expect(setSymvBackend(be)).toBe(be);
+        return bidiagonalise(a0.slice(), m, n);
+      });
+      const [ts, wasm] = out as [(typeof out)[0], (typeof out)[0]];
+      for (const k of ['a', 'd', 'e', 'tauq', 'taup'] as const) same(wasm[k], ts[k]);
+    }
+    setSymvBackend('wasm');
+  });
+});
+
+describe('the panel kernels of the tridiagonalisation', () => {
+  it('give the bits of the TypeScript loops for every panel position', () => {
+    setSymvBackend('wasm');
+    const n = 23;
+    const h = 5;
+    const r = prng(77);
+    for (let i = 0; i <= h; i++)
+      for (const k of [0, 3, 10, 21, 22]) {
+        const ws = symvWorkspace(n, h)!;
+        for (let q = 0; q < ws.vw.length; q++) ws.vw[q] = 2 * r() - 1;
+        for (let q = 0; q < n * n; q++) ws.a[q] = 2 * r() - 1;
+        for (let q = 0; q < n; q++) ws.p[q] = 2 * r() - 1;
+        const vw = ws.vw;
+        const row = (j: number, c: number): number => vw[j * n + c]!;
+        // panelDots + panelP against the loops (V_j = row j, W_j = row h + j, v = row i).
+        const dots = new Float64Array(2 * h);
+        for (let j = 0; j < i; j++) {
+          let sv = 0;
+          let sw = 0;
+          for (let c = k + 1; c < n; c++) {
+            sv += row(j, c) * row(i, c);
+            sw += row(h + j, c) * row(i, c);
+          }
+          dots[j] = sv;
+          dots[h + j] = sw;
+        }
+        const p = ws.p.slice();
+        for (let j = 0; j < i; j++)
+          for (let c = k + 1; c < n; c++)
+            p[c]! -= row(j, c) * dots[h + j]! + row(h + j, c) * dots[j]!;
+        ws.panelDots(i, k + 1);
+        for (let j = 0; j < i; j++) {
+          expect(Object.is(ws.dots[j], dots[j])).toBe(true);
+          expect(Object.is(ws.dots[h + j], dots[h + j])).toBe(true);
+        }
+        ws.panelP(i, k + 1);
+        for (let c = 0; c < n; c++) expect(Object.is(ws.p[c], p[c])).toBe(true);
+        // panelRow against updateRow's loop; the other rows stay as they were.
+        const a = ws.a.slice();
+        for (let j = 0; j < i; j++)
+          for (let c = k; c < n; c++)
+            a[k * n + c]! -= row(j, k) * row(h + j, c) + row(h + j, k) * row(j, c);
+        ws.panelRow(k, i);
+        for (let q = 0; q < n * n; q++) expect(Object.is(ws.a[q], a[q])).toBe(true);
+      }
   });
 });

@@ -307,21 +307,39 @@ export function productWasm(
           const pb = W_B + 8 * (p0 - q0) * nbPad;
           w.block(pa, pb, W_T, mbPad, nbPad, kb, nbPad, lim, p0 === q0 ? 0 : 1);
         }
-        if (assign && q0 === 0) {
-          for (let i = 0; i < mb; i++) {
-            const r = c0 + (i0 + i) * ldc + j0;
-            const t = t0 + i * nbPad;
-            for (let j = 0; j < nb; j++) c[r + j] = mem[t + j]!;
-          }
-          continue;
-        }
-        for (let i = 0; i < mb; i++) {
-          const r = c0 + (i0 + i) * ldc + j0;
-          const t = t0 + i * nbPad;
-          for (let j = upper ? Math.max(0, i - lim) : 0; j < nb; j++)
-            c[r + j]! += alpha * mem[t + j]!;
-        }
+        const set = assign && q0 === 0;
+        writeTile(mem, t0, nbPad, c, c0 + i0 * ldc + j0, ldc, mb, nb, alpha, upper ? lim : mb, set);
       }
     }
+  }
+}
+
+/**
+ * The tile buffer t (rows × cols from t0, ld ldt) into C's block at r0 (ld ldc): with `set`,
+ * c = t row by row as memory copies (every entry); else c[r0 + i·ldc + j] += α·t[t0 + i·ldt + j]
+ * for max(0, i − lim) ≤ j < cols (lim ≥ rows: every j), α = ±1 by loops without the product,
+ * which is exact for them: the same bits.
+ */
+function writeTile(
+  t: Float64Array,
+  t0: number,
+  ldt: number,
+  c: Float64Array,
+  r0: number,
+  ldc: number,
+  rows: number,
+  cols: number,
+  alpha: number,
+  lim: number,
+  set: boolean,
+): void {
+  for (let i = 0; i < rows; i++) {
+    const r = r0 + i * ldc;
+    const s = t0 + i * ldt;
+    const j0 = Math.max(0, i - lim);
+    if (set) c.set(t.subarray(s, s + cols), r);
+    else if (alpha === 1) for (let j = j0; j < cols; j++) c[r + j]! += t[s + j]!;
+    else if (alpha === -1) for (let j = j0; j < cols; j++) c[r + j]! -= t[s + j]!;
+    else for (let j = j0; j < cols; j++) c[r + j]! += alpha * t[s + j]!;
   }
 }
