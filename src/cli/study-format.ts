@@ -87,7 +87,7 @@ export function renderStudyMarkdown(
  * combinations of the others, each cell `metric` mean ± std; `*` marks the oracle choice and `+`
  * the label-free one.
  */
-export function renderHeatmap(s: Selection, metric: StudyMetric): string {
+export function renderHeatmap(s: Selection, metric: StudyMetric, k: number): string {
   const names = Object.keys(s.points[0]?.grid ?? {});
   const [rowName, ...colNames] = names;
   const key = (p: GridPointSummary, ns: readonly string[]): string =>
@@ -113,7 +113,7 @@ export function renderHeatmap(s: Selection, metric: StudyMetric): string {
   ]);
   return (
     [
-      `${s.label} on ${s.dataset}: ${NAMES[metric]}, mean ± std over seeds`,
+      `${s.label} on ${s.dataset} (k = ${k}): ${NAMES[metric]}, mean ± std over seeds`,
       '',
       table([header, ...body]),
       '',

@@ -132,7 +132,7 @@ async function sweep(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  if (s) process.stdout.write(renderHeatmap(s, metric));
+  if (s) process.stdout.write(renderHeatmap(s, metric, done.study.ks[s.dataset]!));
   process.stdout.write(`study folder: ${out}\n`);
   return 0;
 }

@@ -149,7 +149,7 @@ describe('mvstudio sweep', () => {
   it('prints the heatmap table with both choices marked', () => {
     const r = mvstudio(...args, '--replicates', '2');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('kmeans-concat on syn: ACC, mean ± std over seeds');
+    expect(r.stdout).toContain('kmeans-concat on syn (k = 3): ACC, mean ± std over seeds');
     expect(r.stdout).toMatch(/^normalize=zscore +\d\.\d{3} ± \d\.\d{3}/m);
     expect(r.stdout).toMatch(/^\* oracle \(best mean, uses the labels\): normalize=/m);
     expect(r.stdout).toMatch(/^\+ label-free \(best mean, no labels used\): normalize=/m);

@@ -25,7 +25,9 @@ import {
 } from '../../core/study/spec';
 import type { StudyMetric, StudyRow } from '../../core/study/types';
 import { getSolver } from '../../core/solvers/registry';
-import { ParamError } from '../../core/solvers/params';
+import { ParamError, SolverInputError } from '../../core/solvers/params';
+import { DataError } from '../../io/errors';
+import { MatReadError } from '../../io/mat/types';
 import { removeStaleTemporaries } from '../../io/atomic';
 import { writeRunBundle } from '../../io/bundle';
 import { loadDataset } from '../../io/load';
@@ -152,6 +154,32 @@ function finalObjective(trace: Readonly<Record<string, number[]>> | undefined): 
   return values?.length ? values[values.length - 1]! : null;
 }
 
+/** The fields of a cell's rows that every seed shares. */
+function cellFields(
+  cell: StudyCell,
+): Pick<StudyRow, 'cell' | 'method' | 'label' | 'grid' | 'params' | 'dataset' | 'missingRate'> {
+  const { id, method, label, grid, params, dataset } = cell;
+  return { cell: id, method, label, grid, params, dataset, missingRate: null };
+}
+
+/**
+ * Per seed, the mean ARI between its labels and each other seed's (ARI is symmetric: each pair
+ * is scored once); empty with one seed.
+ */
+function pairwiseStability(labels: readonly Int32Array[]): number[] {
+  const S = labels.length;
+  if (S < 2) return [];
+  const sums = new Array<number>(S).fill(0);
+  for (let i = 0; i < S; i++) {
+    for (let j = i + 1; j < S; j++) {
+      const ari = clusteringMetrics(labels[i]!, labels[j]!).ARI;
+      sums[i]! += ari;
+      sums[j]! += ari;
+    }
+  }
+  return sums.map((x) => x / (S - 1));
+}
+
 /** The rows of one driven seed run. */
 function rowsOf(
   cell: StudyCell,
@@ -161,44 +189,35 @@ function rowsOf(
   deterministic: boolean,
 ): StudyRow[] {
   const { perSeed, seedLabels } = driven.result;
+  const stability = pairwiseStability(seedLabels);
   return perSeed.map((s, i) => {
     const metrics: Partial<Record<StudyMetric, number>> = {};
     for (const m of spec.metrics) {
       const v = s.metrics[METRIC_NAMES[m]];
       if (v !== undefined && Number.isFinite(v)) metrics[m] = v;
     }
-    let stability: number | null = null;
-    if (seedLabels.length > 1) {
-      let sum = 0;
-      for (let j = 0; j < seedLabels.length; j++) {
-        if (j !== i) sum += clusteringMetrics(seedLabels[j]!, seedLabels[i]!).ARI;
-      }
-      stability = sum / (seedLabels.length - 1);
-    }
     const trace = driven.seedTraces[deterministic ? 0 : i];
     return {
-      cell: cell.id,
-      method: cell.method,
-      label: cell.label,
-      grid: cell.grid,
-      params: cell.params,
-      dataset: cell.dataset,
-      missingRate: null,
+      ...cellFields(cell),
       seed: s.seed,
       status: 'done',
       error: '',
       metrics,
       objective: finalObjective(trace),
       seconds: seconds[i] ?? 0,
-      stability,
+      stability: stability[i] ?? null,
     };
   });
 }
 
 /** Whether an error is the input's fault (the cell fails for good) rather than a bug. */
 function isInputFailure(e: unknown): boolean {
-  const names = ['SolverInputError', 'DataError', 'MatReadError', 'NumericalError'];
-  return e instanceof ParamError || (e instanceof Error && names.includes(e.name));
+  return (
+    e instanceof SolverInputError ||
+    e instanceof ParamError ||
+    e instanceof DataError ||
+    e instanceof MatReadError
+  );
 }
 
 export class StudyCancelled extends Error {
@@ -238,7 +257,7 @@ export async function runCell(
   try {
     const ds = await cache.get(d);
     const { refusal } = estimateMemory(shapeOf(ds), solver, cell.params, k, solverMemoryLimit());
-    if (refusal !== null) throw Object.assign(new Error(refusal), { name: 'SolverInputError' });
+    if (refusal !== null) throw new SolverInputError(refusal);
     let lastYield = performance.now();
     const beforeStep = async (): Promise<void> => {
       if (performance.now() - lastYield > 50) {
@@ -296,13 +315,7 @@ export async function runCell(
   }
   const status = error === '' ? 'done' : 'failed';
   const failedRows: StudyRow[] = spec.seeds.map((seed) => ({
-    cell: id,
-    method: cell.method,
-    label: cell.label,
-    grid: cell.grid,
-    params: cell.params,
-    dataset: cell.dataset,
-    missingRate: null,
+    ...cellFields(cell),
     seed,
     status: 'failed',
     error,

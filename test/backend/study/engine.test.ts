@@ -106,6 +106,47 @@ describe('runStudy', () => {
     await expect(runStudy(dir, other)).rejects.toThrow(StudyFolderError);
   }, 60_000);
 
+  it('keeps a cell that failed on bad input as failed, with its reason, and does not rerun it', async () => {
+    const dir = join(tmp, 'failing');
+    const raw = {
+      ...RAW,
+      methods: [{ method: 'imvc-cbg', params: { iterations: 5 } }],
+      grid: { 'imvc-cbg': { anchors: [1, 'k'] } },
+      seeds: 2,
+    };
+    const failing = resolvePaths(validateStudySpec(raw), tmp);
+    const first = await runStudy(dir, failing);
+    expect(first.study.states).toEqual({ c0001: 'failed', c0002: 'done' });
+    const failed = first.rows.filter((r) => r.cell === 'c0001');
+    expect(failed.map((r) => [r.seed, r.status])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+    ]);
+    expect(failed[0]!.error).toContain(
+      'the number of anchors m = 1 is below the latent dimension 3',
+    );
+    expect(first.rows.filter((r) => r.cell === 'c0002').map((r) => r.grid)).toEqual([
+      { anchors: 3 },
+      { anchors: 3 },
+    ]);
+    const again = await runStudy(dir, failing);
+    expect(again.ran).toEqual([]);
+  }, 120_000);
+
+  it('stops between cells on cancel; the finished cells are kept', async () => {
+    const dir = join(tmp, 'stopped');
+    const controller = new AbortController();
+    const onProgress = (p: { done: number }): void => {
+      if (p.done === 2) controller.abort();
+    };
+    await expect(runStudy(dir, spec(), { signal: controller.signal, onProgress })).rejects.toThrow(
+      StudyCancelled,
+    );
+    expect([...(await records(dir)).keys()].sort()).toEqual(['c0001', 'c0002']);
+    const resumed = await runStudy(dir, spec());
+    expect(resumed.ran).toEqual(['c0003', 'c0004', 'c0005', 'c0006']);
+  }, 120_000);
+
   it('stops on cancel and writes no record of the cancelled cell', async () => {
     const dir = join(tmp, 'cancelled');
     const controller = new AbortController();
