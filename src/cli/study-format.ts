@@ -41,44 +41,60 @@ export function choiceLine(c: Choice | null, what: string): string {
 }
 
 /**
+ * Ranks of `values` (1 = highest; ties share the mean of their ranks; null values get none).
+ */
+export function ranks(values: readonly (number | null)[]): (number | null)[] {
+  return values.map((v) => {
+    if (v === null) return null;
+    const above = values.filter((x) => x !== null && x > v).length;
+    const tied = values.filter((x) => x === v).length;
+    return above + (tied + 1) / 2;
+  });
+}
+
+/**
  * The results as a Markdown table: a row per method entry, a column per dataset, the metric's
  * mean ± std at the point `rule` chose (the only point without a grid), the best of each column
- * in bold. The selection rule is stated above the table.
+ * in bold, and each entry's average rank over the datasets where it has a value. The selection
+ * rule is stated above the table.
  */
 export function renderStudyMarkdown(
   selections: readonly Selection[],
   metric: StudyMetric,
   rule: 'oracle' | 'label-free',
+  oracleMetric: StudyMetric,
 ): string {
   const labels = [...new Set(selections.map((s) => s.label))];
   const datasets = [...new Set(selections.map((s) => s.dataset))];
-  const value = (s: Selection | undefined): { mean: number; std: number } | null => {
+  const value = (l: string, d: string): { mean: number; std: number } | null => {
+    const s = selections.find((x) => x.label === l && x.dataset === d);
     if (!s) return null;
-    const c =
-      s.points.length === 1
-        ? s.points[0]!
-        : s.points.find((p) => p.cell === (rule === 'oracle' ? s.oracle : s.labelFree)?.cell);
+    const chosen = rule === 'oracle' ? s.oracle : s.labelFree;
+    const c = s.points.length === 1 ? s.points[0]! : s.points.find((p) => p.cell === chosen?.cell);
     return c?.failed === 0 ? (c.metrics[metric] ?? null) : null;
   };
-  const find = (l: string, d: string): Selection | undefined =>
-    selections.find((s) => s.label === l && s.dataset === d);
-  const bestOf = datasets.map((d) =>
-    Math.max(...labels.map((l) => value(find(l, d))?.mean ?? -Infinity)),
-  );
+  const grid = labels.map((l) => datasets.map((d) => value(l, d)));
+  // rankOf[j][i]: the rank of entry i on dataset j.
+  const rankOf = datasets.map((_, j) => ranks(grid.map((row) => row[j]?.mean ?? null)));
+  const best = datasets.map((_, j) => Math.max(...grid.map((row) => row[j]?.mean ?? -Infinity)));
+  const how =
+    rule === 'oracle'
+      ? `best mean ${NAMES[oracleMetric]} against the labels`
+      : 'no labels used: best silhouette, else cross-seed stability';
   const lines = [
-    `${NAMES[metric]}, mean ± std over seeds; parameters chosen by the ${rule} rule (${rule === 'oracle' ? 'best mean ' + NAMES[metric] + ' against the labels' : 'no labels used'}).`,
+    `${NAMES[metric]}, mean ± std over seeds; parameters of a grid chosen by the ${rule} rule (${how}).`,
     '',
-    `| Method | ${datasets.join(' | ')} |`,
-    `|---|${datasets.map(() => '---:').join('|')}|`,
+    `| Method | ${datasets.join(' | ')} | Avg. rank |`,
+    `|---|${datasets.map(() => '---:').join('|')}|---:|`,
   ];
-  for (const l of labels) {
-    const cells = datasets.map((d, j) => {
-      const v = value(find(l, d));
-      const text = pm(v);
-      return v && v.mean === bestOf[j] ? `**${text}**` : text;
-    });
-    lines.push(`| ${l} | ${cells.join(' | ')} |`);
-  }
+  labels.forEach((l, i) => {
+    const cells = grid[i]!.map((v, j) =>
+      v !== null && v.mean === best[j] ? `**${pm(v)}**` : pm(v),
+    );
+    const mine = rankOf.map((r) => r[i]).filter((r): r is number => r !== null && r !== undefined);
+    const avg = mine.length ? (mine.reduce((a, b) => a + b, 0) / mine.length).toFixed(2) : '–';
+    lines.push(`| ${l} | ${cells.join(' | ')} | ${avg} |`);
+  });
   return lines.join('\n') + '\n';
 }
 
@@ -96,7 +112,7 @@ export function renderHeatmap(s: Selection, metric: StudyMetric, k: number): str
   const colKeys = [
     ...new Set(s.points.map((p) => (colNames.length ? key(p, colNames) : metric.toUpperCase()))),
   ];
-  const header = ['', ...colKeys];
+  const header = ['', ...colKeys.map((c) => c + '  ')]; // room for the marks
   const body = rowKeys.map((rk) => [
     rk,
     ...colKeys.map((ck) => {

@@ -209,7 +209,7 @@ async function report(argv: string[]): Promise<number> {
   if (rule !== 'oracle' && rule !== 'label-free')
     throw new UsageError(`--select takes oracle or label-free (got '${rule}')`);
   const selections = selectGrid(rows, f.spec.selection.oracle, f.spec.selection.labelFree);
-  process.stdout.write(renderStudyMarkdown(selections, metric, rule));
+  process.stdout.write(renderStudyMarkdown(selections, metric, rule, f.spec.selection.oracle));
   return 0;
 }
 

@@ -75,7 +75,7 @@ describe('mvstudio study', () => {
     expect(md.status).toBe(0);
     const lines = md.stdout.trim().split('\n');
     expect(lines[0]).toContain('chosen by the oracle rule');
-    expect(lines.slice(2, 4)).toEqual(['| Method | syn |', '|---|---:|']);
+    expect(lines.slice(2, 4)).toEqual(['| Method | syn | Avg. rank |', '|---|---:|---:|']);
     expect(lines.filter((l) => l.includes('**'))).toHaveLength(1);
     expect(lines.slice(4).map((l) => l.split(' | ')[0])).toEqual(['| concat', '| bsv']);
 
