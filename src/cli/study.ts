@@ -166,7 +166,7 @@ async function cell(argv: string[]): Promise<number> {
       'study cell needs a folder and a cell: mvstudio study cell <dir> <cellId>',
     );
   const f = await readStudyFile(dir);
-  const result = await runCell(dir, f, id, new DatasetCache());
+  const result = await runCell(dir, f, id, new DatasetCache(dir));
   process.stdout.write(`${id}: ${result}\n`);
   return result === 'done' ? 0 : 2;
 }

@@ -14,7 +14,7 @@
  * in the folder and `collectStudy` gathers them.
  */
 import { rm, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { MultiViewDataset } from '../../core/dataset';
 import { clusteringMetrics } from '../../core/metrics';
 import {
@@ -31,8 +31,9 @@ import { MatReadError } from '../../io/mat/types';
 import { removeStaleTemporaries } from '../../io/atomic';
 import { writeRunBundle } from '../../io/bundle';
 import { loadDataset } from '../../io/load';
-import type { LoadOptions } from '../../shared/contract';
+import { presenceBits, type LoadOptions } from '../../shared/contract';
 import { drive, since, type Driven } from '../drive';
+import { writeMaskFile } from '../missing';
 import { estimateMemory, shapeOf } from '../estimate';
 import { runView } from '../run-view';
 import { solverMemoryLimit } from '../worker-host';
@@ -59,17 +60,44 @@ const METRIC_NAMES: Readonly<Record<StudyMetric, string>> = {
   silhouette: 'Silhouette',
 };
 
-/** Loads each dataset of a study once per process. */
+/**
+ * Loads each dataset of a study once per process. A series entry (a missing rate) is its base
+ * dataset under a mask generated from the entry's mask seed into `<dir>/masks/` (made once, the
+ * same bytes from the same seed, so processes running cells of one folder agree on it).
+ */
 export class DatasetCache {
   private readonly loaded = new Map<string, Promise<MultiViewDataset>>();
+  constructor(private readonly dir: string) {}
   get(d: StudyDataset): Promise<MultiViewDataset> {
     let p = this.loaded.get(d.label);
     if (!p) {
-      const options: LoadOptions = { ...d.load };
-      p = loadDataset(d.files, options);
+      p = this.load(d);
       this.loaded.set(d.label, p);
     }
     return p;
+  }
+  private async load(d: StudyDataset): Promise<MultiViewDataset> {
+    const options: LoadOptions = { ...d.load };
+    if (d.missingRate === null) return loadDataset(d.files, options);
+    return loadDataset(d.files, { ...options, mask: await this.mask(d, options) });
+  }
+  /** The path of a series entry's mask, written when missing. */
+  private async mask(d: StudyDataset, options: LoadOptions): Promise<string> {
+    const stem = d.label.replace(/[^A-Za-z0-9._-]/g, '_');
+    const fraction = 1 - d.missingRate!;
+    const folder = join(this.dir, 'masks');
+    const path = join(
+      folder,
+      `${stem}-complete${Math.round(fraction * 100)}-seed${d.maskSeed!}.npz`,
+    );
+    if (await stat(path).catch(() => null)) return path;
+    const base = await loadDataset(d.files, options);
+    const presence = {
+      n: base.n,
+      views: base.views.map((v) => v.name),
+      bits: base.views.map((v) => presenceBits(base.n, v.present)),
+    };
+    return writeMaskFile(folder, stem, presence, fraction, d.maskSeed!);
   }
 }
 
@@ -118,7 +146,7 @@ async function datasetKs(spec: StudySpec, cache: DatasetCache): Promise<Record<s
 export async function openStudy(
   dir: string,
   spec: StudySpec,
-  cache: DatasetCache = new DatasetCache(),
+  cache: DatasetCache = new DatasetCache(dir),
 ): Promise<StudyFile> {
   const existing = (await stat(studyJson(dir)).catch(() => null)) ? await readStudyFile(dir) : null;
   if (existing) {
@@ -158,8 +186,8 @@ function finalObjective(trace: Readonly<Record<string, number[]>> | undefined): 
 function cellFields(
   cell: StudyCell,
 ): Pick<StudyRow, 'cell' | 'method' | 'label' | 'grid' | 'params' | 'dataset' | 'missingRate'> {
-  const { id, method, label, grid, params, dataset } = cell;
-  return { cell: id, method, label, grid, params, dataset, missingRate: null };
+  const { id, method, label, grid, params, dataset, missingRate } = cell;
+  return { cell: id, method, label, grid, params, dataset, missingRate };
 }
 
 /**
@@ -237,7 +265,7 @@ export async function runCell(
   dir: string,
   study: StudyFile,
   id: string,
-  cache: DatasetCache = new DatasetCache(),
+  cache: DatasetCache = new DatasetCache(dir),
   signal?: AbortSignal,
 ): Promise<'done' | 'failed'> {
   const cell = study.cells.find((c) => c.id === id);
@@ -356,12 +384,12 @@ export interface StudyExecutor {
 }
 
 /** Runs the cells one after the other in this process. */
-export function localExecutor(cache: DatasetCache = new DatasetCache()): StudyExecutor {
+export function localExecutor(cache?: DatasetCache): StudyExecutor {
   return {
     async run(dir, study, cells, hooks) {
       for (const id of cells) {
         if (hooks.signal?.aborted) throw new StudyCancelled();
-        await runCell(dir, study, id, cache, hooks.signal);
+        await runCell(dir, study, id, cache ?? new DatasetCache(dir), hooks.signal);
         await hooks.onCellEnd(id);
       }
     },
@@ -391,7 +419,7 @@ export async function runStudy(
   spec: StudySpec,
   options: RunStudyOptions = {},
 ): Promise<{ study: StudyFile; rows: StudyRow[]; ran: string[] }> {
-  const cache = options.cache ?? new DatasetCache();
+  const cache = options.cache ?? new DatasetCache(dir);
   await removeStaleTemporaries(dir).catch(() => 0);
   const study = await openStudy(dir, spec, cache);
   const pending = await pendingCells(dir, study);

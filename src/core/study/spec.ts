@@ -58,6 +58,13 @@ export interface StudyDataset {
   /** One MAT/NPZ file, or one CSV/NPY file per view. */
   readonly files: readonly string[];
   readonly load: StudyLoad;
+  /**
+   * A generated missing-rate series' entry: the fraction of samples that lose views (the mask
+   * keeps 1 − rate of the samples complete, backend/missing.ts), else null.
+   */
+  readonly missingRate: number | null;
+  /** The seed of the generated mask (series entries), else null. */
+  readonly maskSeed: number | null;
 }
 
 /** A grid value: a parameter value, or for an integer parameter a `k`-relative 'k', '2k', ... */
@@ -95,6 +102,8 @@ export interface StudyCell {
   readonly method: string;
   readonly label: string;
   readonly dataset: string;
+  /** The dataset entry's missing rate (a generated series), else null. */
+  readonly missingRate: number | null;
   /** The grid point alone ({} without a grid). */
   readonly grid: Readonly<Record<string, ParamValue>>;
   /** Every parameter of the run: fixed ∪ grid, validated, `k`-relative values resolved. */
@@ -231,14 +240,7 @@ function readDatasets(r: Reader, raw: unknown): StudyDataset[] {
     const path = `datasets[${i}]`;
     if (!isRecord(d)) return r.fail(path, `expected {file | files, label?}, got ${show(d)}`);
     const fields = ['file', 'files', 'label', 'mask', 'fold', 'views', 'labels', 'labelsFile'];
-    r.keys(`${path}.`, { ...d, missingRates: undefined }, [...fields, 'missingRates']);
-    if (d['missingRates'] !== undefined) {
-      r.fail(
-        `${path}.missingRates`,
-        'missing-rate series are not supported yet: list one entry per mask file ({file, mask})',
-      );
-      return;
-    }
+    r.keys(`${path}.`, d, [...fields, 'missingRates', 'maskSeed']);
     let files: string[] = [];
     if (d['file'] !== undefined && d['files'] !== undefined) {
       r.fail(path, 'give either file or files, not both');
@@ -260,9 +262,44 @@ function readDatasets(r: Reader, raw: unknown): StudyDataset[] {
       load.fold = r.int(`${path}.fold`, d['fold'], 1, Number.MAX_SAFE_INTEGER);
       if (load.mask === undefined) r.fail(`${path}.fold`, 'a fold needs a mask');
     }
-    out.push({ label, files, load });
+    if (d['missingRates'] === undefined) {
+      if (d['maskSeed'] !== undefined)
+        r.fail(`${path}.maskSeed`, 'a mask seed goes with missingRates');
+      out.push({ label, files, load, missingRate: null, maskSeed: null });
+      return;
+    }
+    if (load.mask !== undefined)
+      r.fail(
+        `${path}.mask`,
+        'a missing-rate series makes its own masks: give mask or missingRates, not both',
+      );
+    const maskSeed =
+      d['maskSeed'] === undefined
+        ? FIRST_SEED
+        : r.int(`${path}.maskSeed`, d['maskSeed'], 0, Number.MAX_SAFE_INTEGER);
+    for (const rate of readRates(r, `${path}.missingRates`, d['missingRates'])) {
+      const entry = `${label}@${rate}`;
+      if (out.some((o) => o.label === entry))
+        r.fail(`${path}.label`, `${show(entry)} is already used`);
+      out.push({ label: entry, files, load, missingRate: rate, maskSeed });
+    }
   });
   return out;
+}
+
+/** A series' missing rates: distinct numbers from 0 (included) to 1 (excluded). */
+function readRates(r: Reader, path: string, raw: unknown): number[] {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    r.fail(path, `expected a non-empty list of rates from 0 to 1 (excluded), got ${show(raw)}`);
+    return [];
+  }
+  const rates = raw.filter((x: unknown, j): x is number => {
+    const ok = typeof x === 'number' && x >= 0 && x < 1;
+    if (!ok) r.fail(`${path}[${j}]`, `expected a number from 0 to 1 (excluded), got ${show(x)}`);
+    return ok;
+  });
+  if (new Set(rates).size !== rates.length) r.fail(path, 'a rate appears twice');
+  return rates;
 }
 
 function readGrid(
@@ -474,7 +511,15 @@ export function expandCells(spec: StudySpec, kOf: (dataset: string) => number): 
         const params = validateParams(solver.schema, { ...m.params, ...grid });
         // The grid point as the run used it (a string '0.1' from a command line becomes 0.1).
         for (const name of Object.keys(grid)) grid[name] = params[name]!;
-        cells.push({ id, method: m.method, label: m.label, dataset: d.label, grid, params });
+        cells.push({
+          id,
+          method: m.method,
+          label: m.label,
+          dataset: d.label,
+          missingRate: d.missingRate,
+          grid,
+          params,
+        });
       }
     }
   }

@@ -13,6 +13,7 @@ import { rowsToCsv } from '../../../src/core/study/rows-csv';
 import { validateStudySpec, type StudySpec } from '../../../src/core/study/spec';
 import type { StudyRow } from '../../../src/core/study/types';
 import {
+  DatasetCache,
   StudyCancelled,
   resolvePaths,
   runStudy,
@@ -99,6 +100,35 @@ describe('runStudy', () => {
     expect(again.ran).toEqual(['c0004']);
     expect(timeless(again.rows)).toEqual(timeless(rows));
   }, 240_000);
+
+  it('runs a missing-rate series on masks generated into the folder', async () => {
+    const dir = join(tmp, 'series');
+    const raw = {
+      ...RAW,
+      methods: [{ method: 'kmeans-concat' }],
+      grid: {},
+      datasets: [{ file: 'syn.npz', missingRates: [0, 0.5], maskSeed: 3 }],
+      seeds: 2,
+    };
+    const series = resolvePaths(validateStudySpec(raw), tmp);
+    const { rows } = await runStudy(dir, series);
+    expect(rows.map((r) => [r.dataset, r.missingRate, r.status])).toEqual([
+      ['syn@0', 0, 'done'],
+      ['syn@0', 0, 'done'],
+      ['syn@0.5', 0.5, 'done'],
+      ['syn@0.5', 0.5, 'done'],
+    ]);
+    expect((await readdir(join(dir, 'masks'))).sort()).toEqual([
+      'syn_0-complete100-seed3.npz',
+      'syn_0.5-complete50-seed3.npz',
+    ]);
+    // 240 samples in 2 views: at rate 0.5, 120 stay complete and 120 keep exactly one view.
+    const ds = await new DatasetCache(dir).get(series.datasets[1]!);
+    const present = ds.views.map((v) => v.present.length);
+    expect(present[0]! + present[1]!).toBe(2 * 120 + 120);
+    const full = await new DatasetCache(dir).get(series.datasets[0]!);
+    expect(full.views.map((v) => v.present.length)).toEqual([240, 240]);
+  }, 120_000);
 
   it('refuses a folder holding another spec', async () => {
     const dir = join(tmp, 'a');

@@ -106,10 +106,33 @@ describe('validateStudySpec', () => {
     expect(p.find((x) => x.startsWith('grid.imvc-cbg.bogus: unknown parameter'))).toBeDefined();
   });
 
-  it('says that missing-rate series are not built yet', () => {
-    expect(problems({ ...base, datasets: [{ file: 'a.mat', missingRates: [0.1] }] })).toContain(
-      'datasets[0].missingRates: missing-rate series are not supported yet: list one entry per mask file ({file, mask})',
-    );
+  it('expands a missing-rate series into one entry per rate', () => {
+    const spec = validateStudySpec({
+      ...base,
+      datasets: [{ file: 'a/NGs.mat', missingRates: [0.1, 0.5], maskSeed: 4 }, { file: 'b.mat' }],
+    });
+    expect(spec.datasets.map((d) => [d.label, d.missingRate, d.maskSeed])).toEqual([
+      ['NGs@0.1', 0.1, 4],
+      ['NGs@0.5', 0.5, 4],
+      ['b', null, null],
+    ]);
+    const cells = expandCells(spec, () => 3);
+    expect(cells.map((c) => c.missingRate)).toEqual([0.1, 0.5, null, 0.1, 0.5, null]);
+    expect(
+      problems({
+        ...base,
+        datasets: [
+          { file: 'a.mat', missingRates: [0.1, 1, 0.1], mask: 'm.mat' },
+          { file: 'c.mat', maskSeed: 2 },
+        ],
+      }),
+    ).toEqual([
+      'datasets[0].mask: a missing-rate series makes its own masks: give mask or missingRates, not both',
+      'datasets[0].missingRates[1]: expected a number from 0 to 1 (excluded), got 1',
+      'datasets[0].missingRates: a rate appears twice',
+      'datasets[0].label: "a@0.1" is already used',
+      'datasets[1].maskSeed: a mask seed goes with missingRates',
+    ]);
   });
 
   it('reads a seed count and a seed list', () => {
