@@ -136,11 +136,11 @@ async function status(argv: string[]): Promise<number> {
   const f = await readStudyFile(dir);
   const records = await readCellRecords(dir, f);
   const count = { done: 0, failed: 0, pending: 0 };
-  const failures: { cell: string; error: string }[] = [];
+  const failures: { cell: string; error: string; retry: boolean }[] = [];
   for (const c of f.cells) {
     const r = records.get(c.id);
     count[r?.status ?? 'pending']++;
-    if (r?.status === 'failed') failures.push({ cell: c.id, error: r.error });
+    if (r?.status === 'failed') failures.push({ cell: c.id, error: r.error, retry: r.retryable });
   }
   if (values.json) {
     process.stdout.write(
@@ -151,7 +151,9 @@ async function status(argv: string[]): Promise<number> {
   const lines = [
     `${f.spec.name}: ${f.cells.length} cells: ${count.done} done, ${count.failed} failed, ${count.pending} to run`,
   ];
-  for (const x of failures) lines.push(`  ${x.cell} failed: ${x.error}`);
+  for (const x of failures) {
+    lines.push(`  ${x.cell} failed${x.retry ? ' (study run retries it)' : ''}: ${x.error}`);
+  }
   process.stdout.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -258,8 +258,9 @@ export class StudyCancelled extends Error {
 /**
  * Runs cell `id` of the study in `dir` and writes its bundle(s) and record; returns the record's
  * status. Leftovers of an earlier, killed attempt are cleared first. Bad input (a refusal, a
- * solver input error) makes a 'failed' record; other errors, and a cancel, propagate with no
- * record written.
+ * solver input error) makes a final 'failed' record; any other error (a bug, a full disk) a
+ * retryable one, run again by the next `runStudy`, so that one cell does not stop the study. A
+ * cancel propagates with no record written.
  */
 export async function runCell(
   dir: string,
@@ -282,6 +283,8 @@ export async function runCell(
   const rows: StudyRow[] = [];
   const bundles: string[] = [];
   let error = '';
+  let failed = false;
+  let retryable = false;
   try {
     const ds = await cache.get(d);
     const { refusal } = estimateMemory(shapeOf(ds), solver, cell.params, k, solverMemoryLimit());
@@ -338,10 +341,12 @@ export async function runCell(
       bundles.push(relative(folder, bundle));
     }
   } catch (e) {
-    if (!isInputFailure(e)) throw e;
-    error = (e as Error).message;
+    if (e instanceof StudyCancelled) throw e;
+    failed = true;
+    retryable = !isInputFailure(e);
+    error = retryable ? `${(e as Error).name}: ${(e as Error).message}` : (e as Error).message;
   }
-  const status = error === '' ? 'done' : 'failed';
+  const status = failed ? 'failed' : 'done';
   const failedRows: StudyRow[] = spec.seeds.map((seed) => ({
     ...cellFields(cell),
     seed,
@@ -357,6 +362,7 @@ export async function runCell(
     id,
     status,
     error,
+    retryable,
     bundles: status === 'done' ? bundles : [],
     rows: status === 'done' ? rows : failedRows,
   });
@@ -396,10 +402,13 @@ export function localExecutor(cache?: DatasetCache): StudyExecutor {
   };
 }
 
-/** The ids of the cells of `study` in `dir` that have no record yet. */
+/** The ids of the cells of `study` in `dir` to run: no record yet, or a retryable failure. */
 export async function pendingCells(dir: string, study: StudyFile): Promise<string[]> {
   const out: string[] = [];
-  for (const c of study.cells) if ((await readCellRecord(dir, c.id)) === null) out.push(c.id);
+  for (const c of study.cells) {
+    const r = await readCellRecord(dir, c.id);
+    if (r === null || (r.status === 'failed' && r.retryable)) out.push(c.id);
+  }
   return out;
 }
 

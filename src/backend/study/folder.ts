@@ -4,7 +4,8 @@
  *                         cell's state (a summary of the cell records below, rewritten as cells end)
  *   results.csv           the long-format rows of every finished cell (core/study/rows-csv.ts)
  *   cells/<id>/cell.json  a finished cell's record: its state and rows; written last, atomically,
- *                         so a cell without it did not finish (it is run again on restart)
+ *                         so a cell without it did not finish (it is run again on restart, as
+ *                         is a cell whose failure is marked retryable)
  *   cells/<id>/<bundle>/  the run bundle of the cell (io/bundle.ts)
  *
  * Each cell record is written only by the process that ran the cell, so processes running
@@ -28,6 +29,8 @@ export interface CellRecord {
   readonly status: 'done' | 'failed';
   /** Why the cell failed ('' when done). */
   readonly error: string;
+  /** A failure not caused by the input (a bug, a full disk): the next `study run` retries it. */
+  readonly retryable: boolean;
   /** Bundle folders, relative to the cell's folder. */
   readonly bundles: readonly string[];
   readonly rows: readonly StudyRow[];

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getSolver } from '../../../src/core/solvers/registry';
 import { rowsToCsv } from '../../../src/core/study/rows-csv';
 import { validateStudySpec, type StudySpec } from '../../../src/core/study/spec';
 import type { StudyRow } from '../../../src/core/study/types';
@@ -128,6 +129,23 @@ describe('runStudy', () => {
     expect(present[0]! + present[1]!).toBe(2 * 120 + 120);
     const full = await new DatasetCache(dir).get(series.datasets[0]!);
     expect(full.views.map((v) => v.present.length)).toEqual([240, 240]);
+  }, 120_000);
+
+  it('records a cell that failed for another reason as retryable, and runs it again', async () => {
+    const dir = join(tmp, 'retry');
+    const raw = { ...RAW, methods: [{ method: 'kmeans-concat' }], grid: {}, seeds: 2 };
+    const one = resolvePaths(validateStudySpec(raw), tmp);
+    const solver = getSolver('kmeans-concat');
+    const spy = vi.spyOn(solver, 'run').mockImplementationOnce(() => {
+      throw new Error('injected bug');
+    });
+    const first = await runStudy(dir, one);
+    spy.mockRestore();
+    expect(first.study.states).toEqual({ c0001: 'failed' });
+    expect(first.rows[0]).toMatchObject({ status: 'failed', error: 'Error: injected bug' });
+    const again = await runStudy(dir, one);
+    expect(again.ran).toEqual(['c0001']);
+    expect(again.study.states).toEqual({ c0001: 'done' });
   }, 120_000);
 
   it('refuses a folder holding another spec', async () => {
