@@ -41,13 +41,16 @@ export function choiceLine(c: Choice | null, what: string): string {
 }
 
 /**
- * Ranks of `values` (1 = highest; ties share the mean of their ranks; null values get none).
+ * Ranks of `values`: 1 = highest, ties share the mean of their ranks, and a missing value (a
+ * failed or absent cell) ranks after every value, tied with the other missing ones.
  */
-export function ranks(values: readonly (number | null)[]): (number | null)[] {
+export function ranks(values: readonly (number | null)[]): number[] {
+  const present = values.filter((x): x is number => x !== null);
+  const missing = values.length - present.length;
   return values.map((v) => {
-    if (v === null) return null;
-    const above = values.filter((x) => x !== null && x > v).length;
-    const tied = values.filter((x) => x === v).length;
+    if (v === null) return present.length + (missing + 1) / 2;
+    const above = present.filter((x) => x > v).length;
+    const tied = present.filter((x) => x === v).length;
     return above + (tied + 1) / 2;
   });
 }
@@ -55,8 +58,8 @@ export function ranks(values: readonly (number | null)[]): (number | null)[] {
 /**
  * The results as a Markdown table: a row per method entry, a column per dataset, the metric's
  * mean ± std at the point `rule` chose (the only point without a grid), the best of each column
- * in bold, and each entry's average rank over the datasets where it has a value. The selection
- * rule is stated above the table.
+ * in bold, and each entry's average rank over the datasets (a missing value ranks last). The
+ * selection rule is stated above the table.
  */
 export function renderStudyMarkdown(
   selections: readonly Selection[],
@@ -82,7 +85,7 @@ export function renderStudyMarkdown(
       ? `best mean ${NAMES[oracleMetric]} against the labels`
       : 'no labels used: best silhouette, else cross-seed stability';
   const lines = [
-    `${NAMES[metric]}, mean ± std over seeds; parameters of a grid chosen by the ${rule} rule (${how}).`,
+    `${NAMES[metric]}, mean ± std over seeds; parameters of a grid chosen by the ${rule} rule (${how}); in the average rank a missing value (–) ranks last.`,
     '',
     `| Method | ${datasets.join(' | ')} | Avg. rank |`,
     `|---|${datasets.map(() => '---:').join('|')}|---:|`,
@@ -91,8 +94,7 @@ export function renderStudyMarkdown(
     const cells = grid[i]!.map((v, j) =>
       v !== null && v.mean === best[j] ? `**${pm(v)}**` : pm(v),
     );
-    const mine = rankOf.map((r) => r[i]).filter((r): r is number => r !== null && r !== undefined);
-    const avg = mine.length ? (mine.reduce((a, b) => a + b, 0) / mine.length).toFixed(2) : '–';
+    const avg = (rankOf.reduce((a, r) => a + r[i]!, 0) / datasets.length).toFixed(2);
     lines.push(`| ${l} | ${cells.join(' | ')} | ${avg} |`);
   });
   return lines.join('\n') + '\n';

@@ -31,8 +31,9 @@ function row(
 }
 
 describe('ranks', () => {
-  it('ranks from the highest, ties sharing their mean rank, nulls unranked', () => {
-    expect(ranks([0.5, 0.9, 0.5, null, 0.1])).toEqual([2.5, 1, 2.5, null, 4]);
+  it('ranks from the highest, ties sharing their mean rank, missing values last', () => {
+    expect(ranks([0.5, 0.9, 0.5, null, 0.1])).toEqual([2.5, 1, 2.5, 5, 4]);
+    expect(ranks([null, 0.2, null])).toEqual([2.5, 1, 2.5]);
   });
 });
 
@@ -50,7 +51,7 @@ describe('renderStudyMarkdown', () => {
   it('shows the oracle point, the best in bold and the average rank', () => {
     const md = renderStudyMarkdown(selectGrid(rows), 'acc', 'oracle', 'acc');
     expect(md.split('\n')).toEqual([
-      'ACC, mean ± std over seeds; parameters of a grid chosen by the oracle rule (best mean ACC against the labels).',
+      'ACC, mean ± std over seeds; parameters of a grid chosen by the oracle rule (best mean ACC against the labels); in the average rank a missing value (–) ranks last.',
       '',
       '| Method | D1 | D2 | Avg. rank |',
       '|---|---:|---:|---:|',
@@ -63,7 +64,7 @@ describe('renderStudyMarkdown', () => {
   it('says when the label-free rule chose nothing', () => {
     const md = renderStudyMarkdown(selectGrid(rows), 'acc', 'label-free', 'acc');
     expect(md).toContain('chosen by the label-free rule (no labels used');
-    expect(md).toContain('| A | – | – | – |');
+    expect(md).toContain('| A | – | – | 2.00 |');
     expect(md).toContain('| B | **0.700 ± 0.000** | **0.900 ± 0.000** | 1.00 |');
   });
 });
