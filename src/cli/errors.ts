@@ -18,3 +18,12 @@ export function isInputError(e: unknown): boolean {
     e instanceof SolverInputError
   );
 }
+
+/** Calls node:util parseArgs, turning its errors into UsageErrors. */
+export function parseStrict<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}

@@ -26,7 +26,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage + '\n');
     return 0;
   }
-  if (command === 'run' || command === 'compare' || command === 'choose-k') {
+  const solves =
+    command === 'run' ||
+    command === 'compare' ||
+    command === 'choose-k' ||
+    command === 'sweep' ||
+    (command === 'study' && (rest[0] === 'run' || rest[0] === 'cell'));
+  if (solves) {
     try {
       startHelpers();
     } catch (e) {
@@ -49,6 +55,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runShow } = await import('./show');
       return runShow(rest);
     }
+    case 'study':
+      return (await import('./study')).runStudyCommand(rest);
+    case 'sweep':
+      return (await import('./sweep')).runSweepCommand(rest);
     case 'choose-k':
       return (await import('./choose-k')).runChooseK(rest);
     case 'synth': {

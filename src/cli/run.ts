@@ -26,7 +26,7 @@ import { BundleWriteError, writeRunBundle, type RunBundle } from '../io/bundle';
 import { loadDataset } from '../io/load';
 import { DEFAULT_SEED } from '../shared/defaults';
 import { solverNamed, splitArgs } from './args';
-import { UsageError, isInputError } from './errors';
+import { UsageError, isInputError, parseStrict } from './errors';
 import { LOAD_FLAGS, LOAD_OPTIONS, datasetArgs, type DatasetArgs } from './load-args';
 import { bundleLine, formatCompare, formatRun, scoresOf, type RunSummary } from './run-format';
 
@@ -358,15 +358,6 @@ async function compare(argv: string[]): Promise<number> {
   }
   if (values.json) process.stdout.write(JSON.stringify(runs) + '\n');
   return 0;
-}
-
-/** Calls node:util parseArgs, turning its errors into UsageErrors. */
-function parseStrict<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
 }
 
 /** Entry of the three subcommands; `command` is 'methods', 'run' or 'compare'. */

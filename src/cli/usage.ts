@@ -93,6 +93,50 @@ options:
   --port p               the port, 0 to 65535
   -h, --help             this text`;
 
+const STUDY = `usage: mvstudio study run <spec.json> [--out dir]
+       mvstudio study status <dir> [--json]
+       mvstudio study cell <dir> <cellId>
+       mvstudio study report <dir> [--format md|csv] [--metric m] [--select oracle|label-free]
+
+A study is methods × datasets × parameter grid × seeds under one protocol, written as a JSON
+spec (docs/studies.md). Each cell (a method entry on a dataset at one grid point, all seeds)
+is saved as a run bundle in <dir>/cells/<cellId>/; <dir>/results.csv has one line per cell and
+seed. Stopping (Ctrl-C, a crash) loses only the running cell: run again to resume.
+
+  run                    create or resume the study in --out (default ./mvstudio-studies/<spec>)
+  status                 cells done, failed (with the reason) and still to run
+  cell                   run one cell into the folder (what a cluster's array task runs)
+  report                 the results table: md (mean ± std, best in bold; the parameters
+                         chosen by --select, default oracle: the best mean of the spec's
+                         oracle metric against the labels) or csv (the long-format rows)
+
+options:
+  --out dir              study run: the study folder
+  --json                 study status: print the counts and failures as JSON
+  --metric m             study report: acc, nmi, purity, ari, f or silhouette
+  -h, --help             this text`;
+
+const SWEEP = `usage: mvstudio sweep <method> <dataset> --grid name=v1,v2,... [name2=...] [options]
+
+Runs one method over a parameter grid (every combination, each over --seeds seeds) and prints a
+table of mean ± std per grid point, marking the oracle choice (*: best mean ACC, uses the
+labels) and the label-free one (+: best mean silhouette without labels, else the most stable
+labels across seeds). Integer parameters take k-relative values: anchors=k,2k,3k. The study
+folder is kept (same command: resumes).
+
+${LOAD_USAGE}
+options:
+  --grid name=v1,v2,...  the grid: one or more name=values words after --grid
+  --<param> value        a fixed parameter of the method
+  --seeds n              seeds per grid point (default 5)
+  --seed n               the first seed (default ${DEFAULT_SEED})
+  --k n                  the number of clusters; default the number of classes of the labels
+  --preprocess none|l2-rows|zscore
+  --replicates n         k-means starts per seed (default 20)
+  --out dir              the study folder (default ./mvstudio-studies/sweep-<method>-<file>-<hash>)
+  --json                 one object: cells (parameters, metric mean/std) and both selections
+  -h, --help             this text`;
+
 /** The usage of each command that has one here. */
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   info: INFO,
@@ -102,6 +146,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   show: SHOW,
   synth: SYNTH,
   serve: SERVE,
+  study: STUDY,
+  sweep: SWEEP,
 };
 
 export const USAGE = `usage: mvstudio <command> [options]     (mvstudio <command> --help for its options)
@@ -115,6 +161,10 @@ commands:
   compare <dataset> --methods a,b,...
                          the paper protocol (mean ± std over seeds) for each method
   show <bundle>          print a saved run again
+  study run|status|cell|report
+                         methods × datasets × grid × seeds from a spec, resumable
+  sweep <method> <dataset> --grid name=v1,v2,...
+                         one method over a parameter grid: oracle and label-free choices
   choose-k <method> <dataset> --k FROM..TO
                          help choosing k without labels: eigengap, silhouette, objective per k
   synth --n N --k K --dims d1,d2,... --out file.npz

@@ -34,6 +34,11 @@ export interface StudyRow {
   readonly objective: number | null;
   /** Wall time of the run in seconds. */
   readonly seconds: number;
+  /**
+   * Cross-seed stability (label-free): the mean ARI between this seed's labels and each other
+   * seed's labels of the same cell; null with one seed, absent when the engine did not score it.
+   */
+  readonly stability?: number | null;
 }
 
 /** How a parameter point was chosen for a table: never mixed, always said. */

@@ -1,0 +1,254 @@
+/**
+ * `mvstudio study run | status | cell | report` (docs/studies.md): a study spec run into a study
+ * folder by the engine (backend/study/engine.ts), resumable, with its status and its results
+ * table. Exit 0 on success, 2 on bad input (an invalid spec, a folder of another spec, a cell
+ * that failed on bad input), 130 when cancelled with Ctrl-C (the finished cells are kept: run
+ * again to resume).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { selectGrid } from '../core/study/select';
+import {
+  STUDY_METRICS,
+  StudySpecError,
+  validateStudySpec,
+  type StudySpec,
+} from '../core/study/spec';
+import type { StudyMetric, StudyRow } from '../core/study/types';
+import { rowsToCsv } from '../core/study/rows-csv';
+import { ParamError } from '../core/solvers/params';
+import {
+  DatasetCache,
+  StudyCancelled,
+  resolvePaths,
+  runCell,
+  runStudy,
+  specBase,
+  type StudyProgress,
+} from '../backend/study/engine';
+import {
+  StudyFolderError,
+  readCellRecords,
+  readStudyFile,
+  type StudyFile,
+} from '../backend/study/folder';
+import { BundleWriteError } from '../io/bundle';
+import { UsageError, isInputError, parseStrict } from './errors';
+import { duration, renderStudyMarkdown } from './study-format';
+
+/** Where a study goes without --out: mvstudio-studies/<spec name>. */
+const OUT = 'mvstudio-studies';
+
+/** Reads and validates a JSON spec file, its relative paths resolved against its folder. */
+async function readSpec(path: string): Promise<StudySpec> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `cannot read the spec '${path}' (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path}: not JSON (${(e as Error).message})`);
+  }
+  return resolvePaths(validateStudySpec(raw), specBase(path));
+}
+
+/** A whole-study progress line on stderr (a terminal: rewritten in place; else one per cell). */
+export function studyProgress(name: string): (p: StudyProgress) => void {
+  return (p) => {
+    const eta = p.etaSeconds === null ? '' : `, about ${duration(p.etaSeconds)} left`;
+    const line = `${name}: ${p.done}/${p.total} cells done${eta}`;
+    if (process.stderr.isTTY)
+      process.stderr.write(`\r\x1b[K${line}${p.done === p.total ? '\n' : ''}`);
+    else if (p.cell !== null) process.stderr.write(line + '\n');
+  };
+}
+
+/**
+ * Runs `spec` into `out` with a Ctrl-C cancel; returns the collected rows, or null when it was
+ * cancelled (the message is printed).
+ */
+export async function runWithCancel(
+  out: string,
+  spec: StudySpec,
+  name: string,
+): Promise<{ study: StudyFile; rows: StudyRow[] } | null> {
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.on('SIGINT', onSigint);
+  try {
+    return await runStudy(out, spec, {
+      signal: controller.signal,
+      onProgress: studyProgress(name),
+    });
+  } catch (e) {
+    if (!(e instanceof StudyCancelled)) throw e;
+    process.stderr.write(
+      `\n${name}: cancelled; the finished cells are kept in '${out}': run again to resume\n`,
+    );
+    return null;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseStrict(() =>
+    parseArgs({
+      args: argv,
+      options: { out: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  const [specPath, ...extra] = positionals;
+  if (specPath === undefined || extra.length > 0)
+    throw new UsageError('study run needs one spec: mvstudio study run <spec.json> [--out dir]');
+  const spec = await readSpec(specPath);
+  const out = values.out ?? join(OUT, basename(specPath, extname(specPath)));
+  const done = await runWithCancel(out, spec, spec.name);
+  if (!done) return 130;
+  const failed = Object.values(done.study.states).filter((s) => s === 'failed').length;
+  process.stdout.write(
+    `${spec.name}: ${done.study.cells.length} cells (${failed} failed) in ${out}\nresults: ${join(out, 'results.csv')}\n`,
+  );
+  return 0;
+}
+
+async function status(argv: string[]): Promise<number> {
+  const { values, positionals } = parseStrict(() =>
+    parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  const [dir] = positionals;
+  if (dir === undefined)
+    throw new UsageError('study status needs a study folder: mvstudio study status <dir>');
+  const f = await readStudyFile(dir);
+  const records = await readCellRecords(dir, f);
+  const count = { done: 0, failed: 0, pending: 0 };
+  const failures: { cell: string; error: string; retry: boolean }[] = [];
+  for (const c of f.cells) {
+    const r = records.get(c.id);
+    count[r?.status ?? 'pending']++;
+    if (r?.status === 'failed') failures.push({ cell: c.id, error: r.error, retry: r.retryable });
+  }
+  if (values.json) {
+    process.stdout.write(
+      JSON.stringify({ name: f.spec.name, total: f.cells.length, ...count, failures }) + '\n',
+    );
+    return 0;
+  }
+  const lines = [
+    `${f.spec.name}: ${f.cells.length} cells: ${count.done} done, ${count.failed} failed, ${count.pending} to run`,
+  ];
+  for (const x of failures) {
+    lines.push(`  ${x.cell} failed${x.retry ? ' (study run retries it)' : ''}: ${x.error}`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}
+
+async function cell(argv: string[]): Promise<number> {
+  const { positionals } = parseStrict(() =>
+    parseArgs({ args: argv, allowPositionals: true, strict: true }),
+  );
+  const [dir, id] = positionals;
+  if (dir === undefined || id === undefined)
+    throw new UsageError(
+      'study cell needs a folder and a cell: mvstudio study cell <dir> <cellId>',
+    );
+  const f = await readStudyFile(dir);
+  const result = await runCell(dir, f, id, new DatasetCache(dir));
+  process.stdout.write(`${id}: ${result}\n`);
+  return result === 'done' ? 0 : 2;
+}
+
+async function report(argv: string[]): Promise<number> {
+  const { values, positionals } = parseStrict(() =>
+    parseArgs({
+      args: argv,
+      options: {
+        format: { type: 'string' },
+        metric: { type: 'string' },
+        select: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  const [dir] = positionals;
+  if (dir === undefined)
+    throw new UsageError(
+      'study report needs a study folder: mvstudio study report <dir> --format md|csv',
+    );
+  const f = await readStudyFile(dir);
+  const records = await readCellRecords(dir, f);
+  const rows = f.cells.flatMap((c) => records.get(c.id)?.rows ?? []);
+  const format = values.format ?? 'md';
+  if (format === 'csv') {
+    process.stdout.write(rowsToCsv(rows));
+    return 0;
+  }
+  if (format !== 'md') {
+    throw new UsageError(
+      `--format takes md or csv in this version (got '${format}'; tex and html come with the report module)`,
+    );
+  }
+  const metric = (values.metric ?? f.spec.selection.oracle) as StudyMetric;
+  if (!STUDY_METRICS.includes(metric))
+    throw new UsageError(`--metric takes ${STUDY_METRICS.join(', ')} (got '${metric}')`);
+  const rule = values.select ?? 'oracle';
+  if (rule !== 'oracle' && rule !== 'label-free')
+    throw new UsageError(`--select takes oracle or label-free (got '${rule}')`);
+  const selections = selectGrid(rows, f.spec.selection.oracle, f.spec.selection.labelFree);
+  process.stdout.write(renderStudyMarkdown(selections, metric, rule, f.spec.selection.oracle));
+  return 0;
+}
+
+/** Whether `e` is bad input the CLI reports with exit 2. */
+export function isStudyInputError(e: unknown): boolean {
+  return (
+    isInputError(e) ||
+    e instanceof ParamError ||
+    e instanceof BundleWriteError ||
+    e instanceof StudySpecError ||
+    e instanceof StudyFolderError
+  );
+}
+
+/** Entry of `mvstudio study <run|status|cell|report> ...`. */
+export async function runStudyCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    switch (sub) {
+      case 'run':
+        return await run(rest);
+      case 'status':
+        return await status(rest);
+      case 'cell':
+        return await cell(rest);
+      case 'report':
+        return await report(rest);
+      default:
+        throw new UsageError(
+          `study takes run, status, cell or report (got ${sub === undefined ? 'nothing' : `'${sub}'`})`,
+        );
+    }
+  } catch (e) {
+    if (isStudyInputError(e)) {
+      process.stderr.write(`mvstudio study${sub ? ' ' + sub : ''}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
