@@ -30,7 +30,7 @@ import {
   type SolverStep,
 } from '../types';
 import { referenceEmbedding } from './embed';
-import { affinity, mlrssc } from './mlrssc';
+import { affinity, mlrsscSteps } from './mlrssc';
 import {
   kmlrsscCentroidSchema,
   kmlrsscPairwiseSchema,
@@ -194,7 +194,7 @@ function makeRun<P extends MlrsscParams>(
         `μ_max = ${params.maxMu}, ρ = ${params.rho}; path '${params.path}'`,
     );
     yield { stage: 'prepare', iteration: 0, objective: null };
-    const r = mlrssc(kernels.K, {
+    const steps = mlrsscSteps(kernels.K, {
       variant,
       lambda1: params.lambda1,
       lambda2: params.lambda2,
@@ -206,16 +206,19 @@ function makeRun<P extends MlrsscParams>(
       tolerance: params.tolerance,
       path: params.path,
     });
-    // The iteration runs in one call (mlrssc.ts); its per-iteration record follows as steps.
-    for (let t = 0; t < r.iterations; t++) {
-      const [a1, a2, a3, a4] = r.residuals[t]!;
+    let next = steps.next();
+    while (!next.done) {
+      const { iteration, mu, residuals } = next.value;
+      const [a1, a2, a3, a4] = residuals;
       yield {
         stage: 'solve',
-        iteration: t + 1,
+        iteration,
         objective: null,
-        values: { mu: r.mu[t]!, residualC1: a1, residualC2: a2, residualC3: a3, residualA: a4 },
+        values: { mu, residualC1: a1, residualC2: a2, residualC3: a3, residualA: a4 },
       };
+      next = steps.next();
     }
+    const r = next.value;
     notes.push(
       r.converged
         ? `converged after ${r.iterations} iterations (every residual ≤ ${params.tolerance})`

@@ -61,12 +61,37 @@ export interface MlrsscResult {
 
 const square = (n: number): Mat => ({ rows: n, cols: n, data: new Float64Array(n * n) });
 
-/** Runs MLRSSC on the kernels K (all n × n). */
-export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
-  return o.path === 'dense' ? mlrsscDense(K, o) : mlrsscFast(K, o);
+/** One ADMM iteration's record: its μ and residuals (as MlrsscResult's traces). */
+export interface MlrsscIteration {
+  readonly iteration: number;
+  readonly mu: number;
+  readonly residuals: readonly [number, number, number, number];
 }
 
-function mlrsscFast(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
+/**
+ * Runs MLRSSC on the kernels K (all n × n), one step per iteration (the caller may stop between
+ * steps); returns the result after the last.
+ */
+export function* mlrsscSteps(
+  K: readonly Mat[],
+  o: MlrsscOptions,
+): Generator<MlrsscIteration, MlrsscResult, void> {
+  return o.path === 'dense' ? yield* mlrsscDense(K, o) : yield* mlrsscFast(K, o);
+}
+
+/** Runs MLRSSC on the kernels K (all n × n) to the end. */
+export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
+  const steps = mlrsscSteps(K, o);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+function* mlrsscFast(
+  K: readonly Mat[],
+  o: MlrsscOptions,
+): Generator<MlrsscIteration, MlrsscResult, void> {
   const V = K.length;
   const n = K[0]!.rows;
   const nn = n * n;
@@ -125,11 +150,14 @@ function mlrsscFast(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
       // plus the views w > v, not yet updated; then C2_v joins the prefix.
       const den = pairwise ? 2 * lambda3 * (V - 1) + mu : 2 * lambda3 + mu;
       if (pairwise) {
-        const later = C2.slice(v + 1).map((c) => c.data);
+        // The sum in B (free until C1's argument): the prefix, then each later view in turn.
+        b.set(s.subarray(0, nn));
+        for (let w = v + 1; w < V; w++) {
+          const cw = C2[w]!.data;
+          for (let i = 0; i < nn; i++) b[i]! += cw[i]!;
+        }
         for (let i = 0; i < nn; i++) {
-          let cs = s[i]!;
-          for (const cw of later) cs += cw[i]!;
-          c3[i] = (2 * lambda3 * cs + mu * a[i]! + l4[i]!) / den;
+          c3[i] = (2 * lambda3 * b[i]! + mu * a[i]! + l4[i]!) / den;
           s[i]! += c2[i]!;
         }
       } else {
@@ -187,6 +215,7 @@ function mlrsscFast(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
       }
     }
     residuals.push(res);
+    yield { iteration: t, mu, residuals: res };
     mu = Math.min(mu * o.rho, o.maxMu);
     if (res.every((x) => x <= o.tolerance)) {
       converged = true;
