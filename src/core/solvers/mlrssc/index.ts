@@ -283,11 +283,15 @@ const KERNEL_WORKSPACE = 2 ** 20;
  * C2, C3, Λ2, Λ3, Λ4 and, on the 'fast' path, the eigenvectors of K (9V; 'dense': 8V); the
  * pairwise variant's copy of the previous C2s (V); C*, the agreement sum, B, A_prev and the
  * inverse's scratch (5); the SVT's U, V, the SVD's working copies and the recomposition's
- * factors (8); C and the affinity (2); N and the eigensolver's copies (3); a kernel's build
- * (the Gram matrix, the distances and their sorted copy: 3).
+ * factors (8); on the 'fast' path the Gram route's BᵀB and recomposition matrix (2); C and the
+ * affinity (2); N and the eigensolver's copies (3); a kernel's build (the Gram matrix, the
+ * distances and their sorted copy: 3).
  */
 export function mlrsscSquares(V: number, variant: Variant, path: 'fast' | 'dense'): number {
-  return (path === 'fast' ? 9 : 8) * V + (variant === 'pairwise' ? V : 0) + 5 + 8 + 2 + 3 + 3;
+  const gram = path === 'fast' ? 2 : 0;
+  return (
+    (path === 'fast' ? 9 : 8) * V + (variant === 'pairwise' ? V : 0) + 5 + 8 + gram + 2 + 3 + 3
+  );
 }
 
 function footprintFor(variant: Variant) {

@@ -1,7 +1,7 @@
 /**
  * The fast MLRSSC path (inverse from one eigendecomposition per kernel, cached once μ is final;
- * the thin Woodbury route for K = X·Xᵀ; the running prefix for the pairwise sum; the opt-in
- * Gram-route threshold) against the dense reference path (Cholesky of K + 3μI and a full SVD in
+ * the thin Woodbury route for K = X·Xᵀ; the running prefix for the pairwise sum; the Gram-route
+ * threshold, the default, and the SVD for every threshold) against the dense reference path (Cholesky of K + 3μI and a full SVD in
  * every iteration): the same iteration count, μ trace, C1 ranks and residual traces to 1e-9
  * relative early and the spec's fragile bound late (see `expectClose`), on a toy and on MSRC-v1
  * (linear, code default, first 30 iterations: μ reaches maxMu at iteration 24, so the cached
@@ -97,9 +97,9 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const o = { ...defaults(variant, 27), tolerance: 1e-300 };
       const dense = mlrssc(K, { ...o, path: 'dense' });
       expect(dense.iterations).toBe(27);
-      expectClose(mlrssc(K, o), dense);
-      expectClose(mlrssc(K, { ...o, factors: X }), dense);
-      const gram = mlrssc(K, { ...o, svt: 'gram' });
+      expectClose(mlrssc(K, { ...o, svt: 'svd' }), dense);
+      expectClose(mlrssc(K, { ...o, svt: 'svd', factors: X }), dense);
+      const gram = mlrssc(K, o); // the default route
       expect(gram.svdFallbacks).toBeLessThan(gram.iterations * 3); // the Gram route did run
       expectClose(gram, dense);
     },
@@ -132,8 +132,8 @@ describe('fast MLRSSC = dense MLRSSC', () => {
 });
 
 describe('mlrsscWorkingDoubles', () => {
-  it('counts 9 (n, n) arrays per view and 9 shared', () => {
-    expect(mlrsscWorkingDoubles(10, 2, 'pairwise')).toBe(2 * (900 + 20) + 900 + 40);
-    expect(mlrsscWorkingDoubles(2000, 6, 'centroid')).toBe(6 * (9 * 4e6 + 4000) + 9 * 4e6 + 8000);
+  it('counts 9 (n, n) arrays per view and 11 shared', () => {
+    expect(mlrsscWorkingDoubles(10, 2, 'pairwise')).toBe(2 * (900 + 20) + 1100 + 40);
+    expect(mlrsscWorkingDoubles(2000, 6, 'centroid')).toBe(6 * (9 * 4e6 + 4000) + 11 * 4e6 + 8000);
   });
 });
