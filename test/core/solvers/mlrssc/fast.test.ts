@@ -19,27 +19,11 @@ import {
 } from '../../../../src/core/kernels/reference';
 import { denseValues } from '../../../../src/core/solvers/complete';
 import { mlrsscWorkingDoubles } from '../../../../src/core/solvers/mlrssc/footprint';
-import {
-  mlrssc,
-  type MlrsscOptions,
-  type MlrsscResult,
-} from '../../../../src/core/solvers/mlrssc/mlrssc';
+import { mlrssc, type MlrsscResult } from '../../../../src/core/solvers/mlrssc/mlrssc';
 import { createRng } from '../../../../src/core/random';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
-
-const defaults = (variant: 'pairwise' | 'centroid', iterations: number): MlrsscOptions => ({
-  variant,
-  lambda1: 0.3,
-  lambda2: 0.3,
-  lambda3: 0.3,
-  mu0: 100,
-  maxMu: 1e6,
-  rho: 1.5,
-  iterations,
-  tolerance: 1e-3,
-  path: 'fast',
-});
+import { codeDefaults } from './options';
 
 /**
  * Iteration count, convergence, μ and ranks equal; returns the largest relative difference of the
@@ -94,7 +78,7 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const K = X.map((x) => linearKernel(x));
       // A tolerance no run meets, so all 27 iterations run, past μ = maxMu (iteration 24):
       // the cached inverse is exercised.
-      const o = { ...defaults(variant, 27), tolerance: 1e-300 };
+      const o = { ...codeDefaults(variant, 27), tolerance: 1e-300 };
       const dense = mlrssc(K, { ...o, path: 'dense' });
       expect(dense.iterations).toBe(27);
       expectClose(mlrssc(K, { ...o, svt: 'svd' }), dense);
@@ -112,7 +96,7 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const ds = await loadDataset(join(DATASETS, 'MSRC-v1/MSRC.mat'));
       const X = ds.views.map((view) => denseValues(view, ds.n));
       const K = X.map((x) => linearKernel(x));
-      const o = defaults('pairwise', 30);
+      const o = codeDefaults('pairwise', 30);
       const dense = mlrssc(K, { ...o, path: 'dense' });
       expectClose(mlrssc(K, { ...o, factors: X }), dense);
     },
@@ -124,7 +108,7 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const D = referenceSquaredDistances(denseValues(view, ds.n));
       return gaussianFromDistances(D, optSigma(D));
     });
-    const o = defaults('centroid', 100);
+    const o = codeDefaults('centroid', 100);
     const dense = mlrssc(K, { ...o, path: 'dense' });
     expect(dense.converged).toBe(true);
     expectClose(mlrssc(K, o), dense);

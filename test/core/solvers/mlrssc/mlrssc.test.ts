@@ -25,6 +25,7 @@ import {
 import { createRng } from '../../../../src/core/random';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS, SHARED } from '../../../helpers/paths';
+import { codeDefaults } from './options';
 
 interface Run {
   method: string;
@@ -140,25 +141,6 @@ describe.each([
   }, 120_000);
 });
 
-/** The code's default λ, μ and ρ. */
-const codeDefaults = (
-  variant: 'pairwise' | 'centroid',
-  iterations: number,
-  tolerance: number,
-  path: 'fast' | 'dense',
-): MlrsscOptions => ({
-  variant,
-  lambda1: 0.3,
-  lambda2: 0.3,
-  lambda3: 0.3,
-  mu0: 100,
-  maxMu: 1e6,
-  rho: 1.5,
-  iterations,
-  tolerance,
-  path,
-});
-
 describe('fast path = dense path', () => {
   it.each(['pairwise', 'centroid'] as const)('%s on a random toy (n = 30, V = 2)', (variant) => {
     const rng = createRng(7);
@@ -171,7 +153,7 @@ describe('fast path = dense path', () => {
       };
       return linearKernel(X);
     });
-    const o = codeDefaults(variant, 30, 1e-3, 'fast');
+    const o = codeDefaults(variant, 30);
     const a = mlrssc(K, o);
     const b = mlrssc(K, { ...o, path: 'dense' });
     expect(a.iterations).toBe(b.iterations);
@@ -205,7 +187,7 @@ describe('mlrsscSteps', () => {
           return K0.data;
         },
       });
-      const o = codeDefaults('pairwise', 12, 1e-300, path);
+      const o = codeDefaults('pairwise', 12, { tolerance: 1e-300, path });
       const steps = mlrsscSteps([counted(), counted()], o);
       const first = steps.next();
       expect(first.done).toBe(false);
