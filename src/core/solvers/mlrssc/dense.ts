@@ -7,7 +7,7 @@
  */
 import { choleskyFactor, choleskySolve, matmulTB, svd } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
-import type { MlrsscOptions, MlrsscResult } from './mlrssc';
+import type { MlrsscIteration, MlrsscOptions, MlrsscResult } from './mlrssc';
 
 /** Applies (K + 3μI)⁻¹ to B, into out. */
 type Inverse = (v: number, mu: number, B: Mat, out: Mat) => void;
@@ -49,8 +49,11 @@ export function svtInto(B: Mat, tau: number, out: Mat, sOut?: Float64Array): num
 
 const square = (n: number): Mat => ({ rows: n, cols: n, data: new Float64Array(n * n) });
 
-/** MLRSSC on the kernels K (all n × n) by the reference arithmetic (see the file comment). */
-export function mlrsscDense(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
+/** MLRSSC on the kernels K (all n × n) by the reference arithmetic (see the file comment), a step per iteration. */
+export function* mlrsscDense(
+  K: readonly Mat[],
+  o: MlrsscOptions,
+): Generator<MlrsscIteration, MlrsscResult, void> {
   const V = K.length;
   const n = K[0]!.rows;
   const nn = n * n;
@@ -151,6 +154,7 @@ export function mlrsscDense(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
       }
     }
     residuals.push(res);
+    yield { iteration: t, mu, residuals: res };
     mu = Math.min(mu * o.rho, o.maxMu);
     if (res.every((r) => r <= o.tolerance)) {
       converged = true;

@@ -4,7 +4,8 @@
  * solve), the seven iterates A, C1, C2, C3, Λ2, Λ3, Λ4, and the inverse's eigenvectors Q_v (or,
  * once μ is final, the formed inverse in their place): 9 (n, n) arrays. Shared: the prefix sum or
  * centroid, the right-hand side B, the spare A, the inverse's (n, n) workspace, and the
- * transient peak of one Golub–Kahan SVD (its copy of B, U, V and the two kept-pair factors): 9.
+ * Gram route's BᵀB and recomposition matrix, and the transient peak of one Golub–Kahan SVD (its
+ * copy of B, U, V and the two kept-pair factors; the Gram route's eigendecomposition holds two): 11.
  * Plus O(n·V) vectors. The count is the same for both variants (the centroid C* takes the
  * pairwise prefix's buffer). The thin (Woodbury) route for linear kernels with d_v ≤ n/2 holds
  * Q_v as (n, d_v), so the count is an upper bound there.
@@ -15,6 +16,6 @@ export function mlrsscWorkingDoubles(
   variant: 'pairwise' | 'centroid',
 ): number {
   const perView = 9 * n * n + 2 * n;
-  const shared = variant === 'pairwise' || variant === 'centroid' ? 9 * n * n + 4 * n : 0;
+  const shared = variant === 'pairwise' || variant === 'centroid' ? 11 * n * n + 4 * n : 0;
   return V * perView + shared;
 }

@@ -30,7 +30,7 @@ import {
   type SolverStep,
 } from '../types';
 import { referenceEmbedding } from './embed';
-import { affinity, mlrssc } from './mlrssc';
+import { affinity, mlrsscSteps } from './mlrssc';
 import {
   kmlrsscCentroidSchema,
   kmlrsscPairwiseSchema,
@@ -194,7 +194,7 @@ function makeRun<P extends MlrsscParams>(
         `μ_max = ${params.maxMu}, ρ = ${params.rho}; path '${params.path}'`,
     );
     yield { stage: 'prepare', iteration: 0, objective: null };
-    const r = mlrssc(kernels.K, {
+    const steps = mlrsscSteps(kernels.K, {
       variant,
       lambda1: params.lambda1,
       lambda2: params.lambda2,
@@ -206,16 +206,19 @@ function makeRun<P extends MlrsscParams>(
       tolerance: params.tolerance,
       path: params.path,
     });
-    // The iteration runs in one call (mlrssc.ts); its per-iteration record follows as steps.
-    for (let t = 0; t < r.iterations; t++) {
-      const [a1, a2, a3, a4] = r.residuals[t]!;
+    let next = steps.next();
+    while (!next.done) {
+      const { iteration, mu, residuals } = next.value;
+      const [a1, a2, a3, a4] = residuals;
       yield {
         stage: 'solve',
-        iteration: t + 1,
+        iteration,
         objective: null,
-        values: { mu: r.mu[t]!, residualC1: a1, residualC2: a2, residualC3: a3, residualA: a4 },
+        values: { mu, residualC1: a1, residualC2: a2, residualC3: a3, residualA: a4 },
       };
+      next = steps.next();
     }
+    const r = next.value;
     notes.push(
       r.converged
         ? `converged after ${r.iterations} iterations (every residual ≤ ${params.tolerance})`
@@ -277,14 +280,17 @@ const KERNEL_WORKSPACE = 2 ** 20;
 
 /**
  * The n × n doubles at the peak (README "Memory"), counted from mlrssc.ts: per view K, A, C1,
- * C2, C3, Λ2, Λ3, Λ4 and, on the 'fast' path, the eigenvectors of K (9V; 'dense': 8V); the
- * pairwise variant's copy of the previous C2s (V); C*, the agreement sum, B, A_prev and the
+ * C2, C3, Λ2, Λ3, Λ4 and, on the 'fast' path, the eigenvectors of K (9V; 'dense': 8V); on the
+ * 'dense' path the pairwise variant's copy of the previous C2s (V; the fast path sums a running
+ * prefix instead); C*, the agreement sum, B, A_prev and the
  * inverse's scratch (5); the SVT's U, V, the SVD's working copies and the recomposition's
- * factors (8); C and the affinity (2); N and the eigensolver's copies (3); a kernel's build
- * (the Gram matrix, the distances and their sorted copy: 3).
+ * factors (8); on the 'fast' path the Gram route's BᵀB and recomposition matrix (2); C and the
+ * affinity (2); N and the eigensolver's copies (3); a kernel's build (the Gram matrix, the
+ * distances and their sorted copy: 3).
  */
 export function mlrsscSquares(V: number, variant: Variant, path: 'fast' | 'dense'): number {
-  return (path === 'fast' ? 9 : 8) * V + (variant === 'pairwise' ? V : 0) + 5 + 8 + 2 + 3 + 3;
+  if (path === 'fast') return 9 * V + 5 + 8 + 2 + 2 + 3 + 3;
+  return 8 * V + (variant === 'pairwise' ? V : 0) + 5 + 8 + 2 + 3 + 3;
 }
 
 function footprintFor(variant: Variant) {
@@ -295,7 +301,7 @@ function footprintFor(variant: Variant) {
     return {
       bytes: filled + 8 * squares * n * n + KERNEL_WORKSPACE,
       quadratic: true,
-      note: `about ${squares} dense n × n arrays (9–10 per view: kernel, ADMM state, eigenvectors)`,
+      note: `about ${squares} dense n × n arrays (9 per view: kernel, ADMM state, eigenvectors)`,
     };
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The fast MLRSSC path (inverse from one eigendecomposition per kernel, cached once μ is final;
- * the thin Woodbury route for K = X·Xᵀ; the running prefix for the pairwise sum; the opt-in
- * Gram-route threshold) against the dense reference path (Cholesky of K + 3μI and a full SVD in
+ * the thin Woodbury route for K = X·Xᵀ; the running prefix for the pairwise sum; the Gram-route
+ * threshold, the default, and the SVD for every threshold) against the dense reference path (Cholesky of K + 3μI and a full SVD in
  * every iteration): the same iteration count, μ trace, C1 ranks and residual traces to 1e-9
  * relative early and the spec's fragile bound late (see `expectClose`), on a toy and on MSRC-v1
  * (linear, code default, first 30 iterations: μ reaches maxMu at iteration 24, so the cached
@@ -19,27 +19,11 @@ import {
 } from '../../../../src/core/kernels/reference';
 import { denseValues } from '../../../../src/core/solvers/complete';
 import { mlrsscWorkingDoubles } from '../../../../src/core/solvers/mlrssc/footprint';
-import {
-  mlrssc,
-  type MlrsscOptions,
-  type MlrsscResult,
-} from '../../../../src/core/solvers/mlrssc/mlrssc';
+import { mlrssc, type MlrsscResult } from '../../../../src/core/solvers/mlrssc/mlrssc';
 import { createRng } from '../../../../src/core/random';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
-
-const defaults = (variant: 'pairwise' | 'centroid', iterations: number): MlrsscOptions => ({
-  variant,
-  lambda1: 0.3,
-  lambda2: 0.3,
-  lambda3: 0.3,
-  mu0: 100,
-  maxMu: 1e6,
-  rho: 1.5,
-  iterations,
-  tolerance: 1e-3,
-  path: 'fast',
-});
+import { codeDefaults } from './options';
 
 /**
  * Iteration count, convergence, μ and ranks equal; returns the largest relative difference of the
@@ -94,12 +78,12 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const K = X.map((x) => linearKernel(x));
       // A tolerance no run meets, so all 27 iterations run, past μ = maxMu (iteration 24):
       // the cached inverse is exercised.
-      const o = { ...defaults(variant, 27), tolerance: 1e-300 };
+      const o = { ...codeDefaults(variant, 27), tolerance: 1e-300 };
       const dense = mlrssc(K, { ...o, path: 'dense' });
       expect(dense.iterations).toBe(27);
-      expectClose(mlrssc(K, o), dense);
-      expectClose(mlrssc(K, { ...o, factors: X }), dense);
-      const gram = mlrssc(K, { ...o, svt: 'gram' });
+      expectClose(mlrssc(K, { ...o, svt: 'svd' }), dense);
+      expectClose(mlrssc(K, { ...o, svt: 'svd', factors: X }), dense);
+      const gram = mlrssc(K, o); // the default route
       expect(gram.svdFallbacks).toBeLessThan(gram.iterations * 3); // the Gram route did run
       expectClose(gram, dense);
     },
@@ -112,7 +96,7 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const ds = await loadDataset(join(DATASETS, 'MSRC-v1/MSRC.mat'));
       const X = ds.views.map((view) => denseValues(view, ds.n));
       const K = X.map((x) => linearKernel(x));
-      const o = defaults('pairwise', 30);
+      const o = codeDefaults('pairwise', 30);
       const dense = mlrssc(K, { ...o, path: 'dense' });
       expectClose(mlrssc(K, { ...o, factors: X }), dense);
     },
@@ -124,7 +108,7 @@ describe('fast MLRSSC = dense MLRSSC', () => {
       const D = referenceSquaredDistances(denseValues(view, ds.n));
       return gaussianFromDistances(D, optSigma(D));
     });
-    const o = defaults('centroid', 100);
+    const o = codeDefaults('centroid', 100);
     const dense = mlrssc(K, { ...o, path: 'dense' });
     expect(dense.converged).toBe(true);
     expectClose(mlrssc(K, o), dense);
@@ -132,8 +116,8 @@ describe('fast MLRSSC = dense MLRSSC', () => {
 });
 
 describe('mlrsscWorkingDoubles', () => {
-  it('counts 9 (n, n) arrays per view and 9 shared', () => {
-    expect(mlrsscWorkingDoubles(10, 2, 'pairwise')).toBe(2 * (900 + 20) + 900 + 40);
-    expect(mlrsscWorkingDoubles(2000, 6, 'centroid')).toBe(6 * (9 * 4e6 + 4000) + 9 * 4e6 + 8000);
+  it('counts 9 (n, n) arrays per view and 11 shared', () => {
+    expect(mlrsscWorkingDoubles(10, 2, 'pairwise')).toBe(2 * (900 + 20) + 1100 + 40);
+    expect(mlrsscWorkingDoubles(2000, 6, 'centroid')).toBe(6 * (9 * 4e6 + 4000) + 11 * 4e6 + 8000);
   });
 });

@@ -15,10 +15,17 @@ import {
   gaussianFromDistances,
   referenceSquaredDistances,
 } from '../../../../src/core/kernels/reference';
-import { affinity, mlrssc, type MlrsscOptions } from '../../../../src/core/solvers/mlrssc/mlrssc';
+import {
+  affinity,
+  mlrssc,
+  mlrsscSteps,
+  type MlrsscIteration,
+  type MlrsscOptions,
+} from '../../../../src/core/solvers/mlrssc/mlrssc';
 import { createRng } from '../../../../src/core/random';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS, SHARED } from '../../../helpers/paths';
+import { codeDefaults } from './options';
 
 interface Run {
   method: string;
@@ -146,18 +153,7 @@ describe('fast path = dense path', () => {
       };
       return linearKernel(X);
     });
-    const o: MlrsscOptions = {
-      variant,
-      lambda1: 0.3,
-      lambda2: 0.3,
-      lambda3: 0.3,
-      mu0: 100,
-      maxMu: 1e6,
-      rho: 1.5,
-      iterations: 30,
-      tolerance: 1e-3,
-      path: 'fast',
-    };
+    const o = codeDefaults(variant, 30);
     const a = mlrssc(K, o);
     const b = mlrssc(K, { ...o, path: 'dense' });
     expect(a.iterations).toBe(b.iterations);
@@ -166,4 +162,60 @@ describe('fast path = dense path', () => {
     expect(err).toBeLessThan(1e-10 * Math.max(1, ...b.C.data.map(Math.abs)));
     expect(a.residuals.length).toBe(b.residuals.length);
   });
+});
+
+describe('mlrsscSteps', () => {
+  it.each(['fast', 'dense'] as const)(
+    '%s: one record per iteration, computed when asked for, equal to the traces',
+    (path) => {
+      const rng = createRng(3);
+      const n = 20;
+      const X: Mat = {
+        rows: n,
+        cols: 5,
+        data: Float64Array.from({ length: n * 5 }, () => rng.next()),
+      };
+      const K0 = linearKernel(X);
+      // The iteration reads each kernel once per iteration (the right-hand side of A's system):
+      // counting those reads tells how many iterations have run.
+      let reads = 0;
+      const counted = (): Mat => ({
+        rows: n,
+        cols: n,
+        get data() {
+          reads++;
+          return K0.data;
+        },
+      });
+      const o = codeDefaults('pairwise', 12, { tolerance: 1e-300, path });
+      const steps = mlrsscSteps([counted(), counted()], o);
+      const first = steps.next();
+      expect(first.done).toBe(false);
+      const afterOne = reads;
+      const records = [first.value as MlrsscIteration];
+      let r = steps.next();
+      const afterTwo = reads;
+      while (!r.done) {
+        records.push(r.value);
+        r = steps.next();
+      }
+      // Every iteration past the first reads the kernels again (not all done up front).
+      expect(afterTwo).toBeGreaterThan(afterOne);
+      expect(reads - afterTwo).toBeGreaterThanOrEqual(2 * 10);
+      const result = r.value;
+      expect(records.map((s) => s.iteration)).toEqual(
+        Array.from({ length: result.iterations }, (_, t) => t + 1),
+      );
+      expect(records.map((s) => s.mu)).toEqual(result.mu);
+      expect(records.map((s) => s.residuals)).toEqual(result.residuals);
+      // And the run to the end gives the same numbers.
+      const whole = mlrssc([K0, K0], o);
+      expect(whole.residuals).toEqual(result.residuals);
+      expect(Array.from(whole.C.data)).toEqual(Array.from(result.C.data));
+      // A caller that stops after the first step ends the run there.
+      const stopped = mlrsscSteps([K0, K0], o);
+      stopped.next();
+      expect(stopped.return(undefined as never).done).toBe(true);
+    },
+  );
 });
