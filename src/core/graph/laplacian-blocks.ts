@@ -19,35 +19,10 @@
 import { blockEig, csrOp } from '../linalg/blockeig';
 import { symEigSelect, symEigValues } from '../linalg/kernels';
 import type { Csr, Mat } from '../linalg/types';
+import { connectedComponents } from './components';
 
 /** Components up to this size are decomposed densely. */
 export const DENSE_MAX = 160;
-
-/** Connected components of the nonzero pattern of the symmetric S (any sign joins). */
-export function patternComponents(S: Csr): { count: number; labels: Int32Array } {
-  const n = S.rows;
-  const labels = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  let count = 0;
-  for (let s = 0; s < n; s++) {
-    if (labels[s] !== -1) continue;
-    let top = 0;
-    stack[top++] = s;
-    labels[s] = count;
-    while (top > 0) {
-      const i = stack[--top]!;
-      for (let p = S.indptr[i]!; p < S.indptr[i + 1]!; p++) {
-        const j = S.indices[p]!;
-        if (S.data[p]! !== 0 && labels[j] === -1) {
-          labels[j] = count;
-          stack[top++] = j;
-        }
-      }
-    }
-    count++;
-  }
-  return { count, labels };
-}
 
 /** The members of each component, grouped: component g is order[start[g] .. start[g + 1]). */
 interface Groups {
@@ -61,7 +36,7 @@ interface Groups {
 
 function groups(L: Csr): Groups {
   const n = L.rows;
-  const { count, labels } = patternComponents(L);
+  const { count, labels } = connectedComponents(L, 'nonzero');
   const start = new Int32Array(count + 1);
   for (let i = 0; i < n; i++) start[labels[i]! + 1]!++;
   let largest = 0;

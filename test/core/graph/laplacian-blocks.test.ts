@@ -10,7 +10,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DENSE_MAX } from '../../../src/core/graph/laplacian-blocks';
-import { laplacianBottomPairs, laplacianOf } from '../../../src/core/graph/laplacian-pairs';
+import {
+  CsrBuilder,
+  laplacianBottomPairs,
+  laplacianOf,
+} from '../../../src/core/graph/laplacian-pairs';
 import { matmulTA, matmulTB } from '../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
 import { createRng } from '../../../src/core/random';
@@ -46,25 +50,12 @@ function graph(sizes: number[], extra: number, negative: number, seed: number): 
     }
     o += s;
   }
-  const indptr = new Int32Array(n + 1);
-  const indices: number[] = [];
-  const data: number[] = [];
+  const b = new CsrBuilder(n, n * (2 + 2 * extra));
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      if (W[i * n + j] !== 0) {
-        indices.push(j);
-        data.push(W[i * n + j]!);
-      }
-    }
-    indptr[i + 1] = indices.length;
+    for (let j = 0; j < n; j++) b.push(j, W[i * n + j]!);
+    b.endRow();
   }
-  return {
-    rows: n,
-    cols: n,
-    indptr,
-    indices: Int32Array.from(indices),
-    data: Float64Array.from(data),
-  };
+  return b.build();
 }
 
 /** max |A − B| over all entries of two equal-shaped matrices. */
