@@ -4,10 +4,10 @@
  * F with the null space taken from the connected components), squared row distances of F on a
  * support, and CSR sums / norms. Every graph here is (n, n) CSR with sorted column indices.
  */
-import { blockEig, csrOp } from '../linalg/blockeig';
 import { symEig } from '../linalg/kernels';
 import type { Csr, Mat } from '../linalg/types';
 import { connectedComponents } from './components';
+import { blockedBottomPairs } from './laplacian-blocks';
 
 export type Eigensolver = 'sparse' | 'dense';
 
@@ -72,7 +72,8 @@ function indicators(labels: Int32Array, c: number): Mat {
  * 'dense': L formed as an n × n array and fully decomposed (the reference's eig1).
  * 'sparse': when S (nonnegative) has ≥ c + 1 components, its Laplacian has ≥ c + 1 exact zero
  * eigenvalues, so the values are 0 and F is the first c component indicators (no eigensolver);
- * otherwise the block eigensolver (relative tolerance 1e-12) from `warm` (the previous F).
+ * otherwise by components (laplacian-blocks.ts): one component by the block eigensolver
+ * (relative tolerance 1e-12) from `warm` (the previous F), several one block at a time.
  */
 export function laplacianBottomPairs(
   S: Csr,
@@ -105,16 +106,8 @@ export function laplacianBottomPairs(
       components: comp.count,
     };
   }
-  const r = blockEig(csrOp(L), c + 1, {
-    which: 'smallest',
-    tol: 1e-12,
-    ...(warm ? { X0: warm } : {}),
-  });
-  const F: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < c; j++) F.data[i * c + j] = r.vectors.data[i * (c + 1) + j]!;
-  }
-  return { values: Float64Array.from(r.values), F, components: comp.count };
+  const r = blockedBottomPairs(L, c, nonnegative, warm);
+  return { values: r.values, F: r.F, components: comp.count };
 }
 
 /** Σ of the first m entries. */

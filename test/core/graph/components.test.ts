@@ -1,7 +1,8 @@
 /**
  * connectedComponents against scipy.sparse.csgraph.connected_components
  * (test/fixtures/graph/laplacian.py): interleaved components, an isolated sample, a stored zero
- * that must not join two components; plus hand-checked toys.
+ * that must not join two components; plus hand-checked toys (a negative weight joins only the
+ * nonzero pattern).
  */
 import { describe, expect, it } from 'vitest';
 import { connectedComponents } from '../../../src/core/graph/components';
@@ -69,5 +70,18 @@ describe('connectedComponents', () => {
     );
     expect(two.count).toBe(3);
     expect(Array.from(two.labels)).toEqual([0, 1, 0, 1, 0, 1, 2]);
+  });
+
+  it("a negative weight joins only with join 'nonzero'; a stored zero never", () => {
+    const G = graph(5, [
+      [0, 1, 1],
+      [1, 2, -0.5],
+      [2, 3, 1],
+      [3, 4, 0],
+    ]);
+    const pos = connectedComponents(G);
+    expect([pos.count, ...pos.labels]).toEqual([3, 0, 0, 1, 1, 2]);
+    const any = connectedComponents(G, 'nonzero');
+    expect([any.count, ...any.labels]).toEqual([2, 0, 0, 0, 0, 1]);
   });
 });
