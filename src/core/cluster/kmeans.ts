@@ -48,8 +48,8 @@
 import type { Mat } from '../linalg/types';
 import { chunkBounds, threadPool } from '../parallel';
 import { createRng, type Rng } from '../random';
-import { trimDistMemory } from './dist-kernel';
-import { trimHamerlyMemory } from './hamerly-kernel';
+import { releaseDistData, trimDistMemory } from './dist-kernel';
+import { releaseHamerlyData, trimHamerlyMemory } from './hamerly-kernel';
 import { boundedScan, initBounds } from './kmeans-bounds';
 import { gemmScan } from './kmeans-gemm';
 import {
@@ -303,10 +303,13 @@ function offer(best: Best | null, w: Work, r: number, end: ReplicateEnd): Best {
 }
 
 /**
- * Gives back the scan modules' memory after a call on a large X (dist-kernel, hamerly-kernel);
- * also the helper task 'kmeans.trim', for a helper that held rows of a split scan.
+ * After a call: the scan modules forget its Work (they would hold its X until the next call)
+ * and give back their memory past a large X (dist-kernel, hamerly-kernel); also the helper task
+ * 'kmeans.trim', for a helper that held rows of a split scan.
  */
 export function trimModules(): void {
+  releaseDistData();
+  releaseHamerlyData();
   trimDistMemory();
   trimHamerlyMemory();
 }

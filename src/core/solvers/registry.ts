@@ -5,6 +5,7 @@
  */
 import { amgl } from './amgl';
 import { bsv } from './bsv';
+import { bsvKmeans } from './bsv-kmeans';
 import { cgl, cgmvcNc } from './cgl';
 import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
@@ -39,7 +40,7 @@ export function getSolver(name: string): Solver {
   return s;
 }
 
-register(kmeansConcat, bsv);
+register(kmeansConcat, bsv, bsvKmeans);
 register(imvcCbg);
 register(cgl, cgmvcNc);
 register(amgl);

@@ -76,6 +76,7 @@ describe('declarations of the registered solvers', () => {
     expect(facts).toEqual({
       'kmeans-concat': ['complete', false],
       bsv: ['complete', false],
+      'bsv-kmeans': ['incomplete', false],
       'imvc-cbg': ['incomplete', false],
       cgl: ['complete', false],
       'cgmvc-nc': ['complete', false],
