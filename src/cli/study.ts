@@ -16,7 +16,6 @@ import {
   type StudySpec,
 } from '../core/study/spec';
 import type { StudyMetric, StudyRow } from '../core/study/types';
-import { rowsToCsv } from '../core/study/rows-csv';
 import { ParamError } from '../core/solvers/params';
 import {
   DatasetCache,
@@ -35,7 +34,8 @@ import {
 } from '../backend/study/folder';
 import { BundleWriteError } from '../io/bundle';
 import { UsageError, isInputError, parseStrict } from './errors';
-import { duration, renderStudyMarkdown } from './study-format';
+import { duration } from './study-format';
+import { REPORT_FORMATS, studyReport, type ReportFormat } from './study-report';
 
 /** Where a study goes without --out: mvstudio-studies/<spec name>. */
 const OUT = 'mvstudio-studies';
@@ -189,29 +189,24 @@ async function report(argv: string[]): Promise<number> {
   const [dir] = positionals;
   if (dir === undefined)
     throw new UsageError(
-      'study report needs a study folder: mvstudio study report <dir> --format md|csv',
+      'study report needs a study folder: mvstudio study report <dir> --format md|tex|html|csv',
     );
+  const format = (values.format ?? 'md') as ReportFormat;
+  if (!REPORT_FORMATS.includes(format))
+    throw new UsageError(`--format takes ${REPORT_FORMATS.join(', ')} (got '${format}')`);
   const f = await readStudyFile(dir);
-  const records = await readCellRecords(dir, f);
-  const rows = f.cells.flatMap((c) => records.get(c.id)?.rows ?? []);
-  const format = values.format ?? 'md';
-  if (format === 'csv') {
-    process.stdout.write(rowsToCsv(rows));
-    return 0;
-  }
-  if (format !== 'md') {
-    throw new UsageError(
-      `--format takes md or csv in this version (got '${format}'; tex and html come with the report module)`,
-    );
-  }
   const metric = (values.metric ?? f.spec.selection.oracle) as StudyMetric;
   if (!STUDY_METRICS.includes(metric))
     throw new UsageError(`--metric takes ${STUDY_METRICS.join(', ')} (got '${metric}')`);
   const rule = values.select ?? 'oracle';
   if (rule !== 'oracle' && rule !== 'label-free')
     throw new UsageError(`--select takes oracle or label-free (got '${rule}')`);
+  const records = await readCellRecords(dir, f);
+  const rows = f.cells.flatMap((c) => records.get(c.id)?.rows ?? []);
   const selections = selectGrid(rows, f.spec.selection.oracle, f.spec.selection.labelFree);
-  process.stdout.write(renderStudyMarkdown(selections, metric, rule, f.spec.selection.oracle));
+  process.stdout.write(
+    await studyReport(dir, f, records, rows, selections, { format, metric, rule }),
+  );
   return 0;
 }
 
