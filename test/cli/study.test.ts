@@ -67,7 +67,15 @@ describe('mvstudio study', () => {
     const status = mvstudio('study', 'status', 'st');
     expect(status.stdout).toBe('cli: 3 cells: 3 done, 0 failed, 0 to run\n');
     const json = JSON.parse(mvstudio('study', 'status', 'st', '--json').stdout) as object;
-    expect(json).toEqual({ name: 'cli', total: 3, done: 3, failed: 0, pending: 0, failures: [] });
+    expect(json).toEqual({
+      name: 'cli',
+      total: 3,
+      done: 3,
+      failed: 0,
+      pending: 0,
+      failures: [],
+      jobs: {},
+    });
 
     const csv = mvstudio('study', 'report', 'st', '--format', 'csv');
     expect(csv.status, csv.stderr).toBe(0);
@@ -196,6 +204,28 @@ describe('mvstudio study', () => {
     ).toEqual(['method', 'concat', 'bsv', 'cbg']);
     expect(csv.stdout).toMatch(/^nmi,oracle,concat,/m);
   }, 240_000);
+
+  it('refuses an unknown executor, and Slurm options without it (exit 2)', () => {
+    const bad = mvstudio('study', 'run', 'spec.json', '--executor', 'cloud');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--executor takes local or slurm (got 'cloud')");
+    const mem = mvstudio('study', 'run', 'spec.json', '--mem', '2048');
+    expect(mem.status).toBe(2);
+    expect(mem.stderr).toContain('--mem needs --executor slurm');
+    const cpus = mvstudio(
+      'sweep',
+      'kmeans-concat',
+      'syn.npz',
+      '--grid',
+      'normalize=none',
+      '--executor',
+      'slurm',
+      '--cpus',
+      'two',
+    );
+    expect(cpus.status).toBe(2);
+    expect(cpus.stderr).toContain("--cpus takes a positive integer (got 'two')");
+  });
 
   it('prints its usage', () => {
     const r = mvstudio('study', '--help');
