@@ -28,7 +28,7 @@ import {
   type StudyProgress,
 } from '../backend/study/engine';
 import { cellTaskStates, slurmExecutor } from '../backend/study/slurm-executor';
-import { SlurmError } from '../backend/executors/slurm';
+import { SlurmError, type TaskState } from '../backend/executors/slurm';
 import {
   StudyFolderError,
   readCellRecords,
@@ -187,7 +187,15 @@ async function status(argv: string[]): Promise<number> {
     throw new UsageError('study status needs a study folder: mvstudio study status <dir>');
   const f = await readStudyFile(dir);
   const records = await readCellRecords(dir, f);
-  const tasks = await cellTaskStates(dir);
+  // Slurm may be out of reach here (another machine, no client): the counts still stand.
+  let tasks = new Map<string, TaskState>();
+  let slurmNote = '';
+  try {
+    tasks = await cellTaskStates(dir);
+  } catch (e) {
+    if (!(e instanceof SlurmError)) throw e;
+    slurmNote = `Slurm tasks: unknown (${e.message})`;
+  }
   const count = { done: 0, failed: 0, pending: 0 };
   const failures: { cell: string; error: string; retry: boolean }[] = [];
   const jobs: Record<string, number> = {};
@@ -214,6 +222,7 @@ async function status(argv: string[]): Promise<number> {
   ];
   const states = Object.entries(jobs).map(([state, n]) => `${n} ${state}`);
   if (states.length) lines.push(`Slurm tasks (the last of each cell): ${states.join(', ')}`);
+  if (slurmNote) lines.push(slurmNote);
   for (const x of failures) {
     lines.push(`  ${x.cell} failed${x.retry ? ' (study run retries it)' : ''}: ${x.error}`);
   }

@@ -1,19 +1,19 @@
 /**
  * The Slurm executor of a study. Without a cluster: the memory sizes a cell asks for. On a real
  * one-node cluster (test/helpers/slurm-cluster.ts): a 2-point × 2-seed study runs as a job
- * array of `mvstudio study cell` tasks, one task cancelled while it waits or runs is reported by
- * `study status` with its reason and left pending, the next run submits it alone, and the rows
- * equal the local executor's bit for bit but for the timings. With CI=true the cluster test must
- * run; elsewhere it is skipped, saying why.
+ * array of `mvstudio study cell` tasks; one task cancelled while it runs is reported by `study
+ * status` with its reason and left pending; `study run --executor slurm` submits it alone; the
+ * rows equal the local executor's bit for bit but for the timings. With CI=true the cluster
+ * test must run; elsewhere it is skipped, saying why.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancel, jobStates } from '../../../src/backend/executors/slurm';
 import { runStudy } from '../../../src/backend/study/engine';
-import { readCellRecord } from '../../../src/backend/study/folder';
+import { readCellRecord, readCellRecords, readStudyFile } from '../../../src/backend/study/folder';
 import {
   cellTaskStates,
   readSlurmRecord,
@@ -75,14 +75,16 @@ describe.skipIf(why !== null && !inCI())('a study on a one-node Slurm cluster', 
       's.npz',
     );
     expect(synth.status, synth.stderr).toBe(0);
-    const spec = validateStudySpec({
+    const raw = {
       name: 'slurm',
       methods: [{ method: 'kmeans-concat', label: 'concat' }],
       datasets: [{ file: join(TMP, 's.npz') }],
       grid: { concat: { normalize: ['none', 'l2-rows'] } },
       seeds: 2,
       protocol: { replicates: 10 },
-    });
+    };
+    const spec = validateStudySpec(raw);
+    writeFileSync(join(TMP, 'spec.json'), JSON.stringify(raw));
     const local = await runStudy(join(TMP, 'local'), spec);
 
     const dir = join(TMP, 'slurm');
@@ -113,16 +115,23 @@ describe.skipIf(why !== null && !inCI())('a study on a one-node Slurm cluster', 
       /c0001 failed \(study run retries it\): Slurm job \d+ task: CANCELLED/,
     );
 
-    const second = await runStudy(dir, spec, { executor });
-    expect(second.ran).toEqual(['c0001']);
+    // The CLI submits the missing cell alone, its task running this checkout's CLI.
+    const again = mvstudio(env, 'study', 'run', 'spec.json', '--out', dir, '--executor', 'slurm');
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('slurm: 2 cells (0 failed) in');
+    expect(again.stderr).toContain('slurm: 2/2 cells done');
     const record = await readSlurmRecord(dir);
     expect(record.submissions.map((s) => s.cells)).toEqual([['c0001', 'c0002'], ['c0001']]);
+    expect(record.submissions[1]!.array.sbatchArgs).toContain('--cpus-per-task=1');
 
-    const timeless = (rows: readonly StudyRow[]): string =>
-      rowsToCsv(rows.map((r) => ({ ...r, seconds: 0 })));
-    expect(second.rows).toHaveLength(4);
-    expect(timeless(second.rows)).toBe(timeless(local.rows));
-    expect(readFileSync(join(dir, 'results.csv'), 'utf8')).toBe(rowsToCsv(second.rows));
+    const f = await readStudyFile(dir);
+    const records = await readCellRecords(dir, f);
+    const rows = f.cells.flatMap((c) => records.get(c.id)?.rows ?? []);
+    const timeless = (rs: readonly StudyRow[]): string =>
+      rowsToCsv(rs.map((r) => ({ ...r, seconds: 0 })));
+    expect(rows).toHaveLength(4);
+    expect(timeless(rows)).toBe(timeless(local.rows));
+    expect(readFileSync(join(dir, 'results.csv'), 'utf8')).toBe(rowsToCsv(rows));
     const done = mvstudio(env, 'study', 'status', dir);
     expect(done.stdout).toBe(
       'slurm: 2 cells: 2 done, 0 failed, 0 to run\nSlurm tasks (the last of each cell): 2 COMPLETED\n',
