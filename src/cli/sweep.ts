@@ -17,7 +17,7 @@ import { resolvePaths } from '../backend/study/engine';
 import { splitArgs } from './args';
 import { UsageError } from './errors';
 import { LOAD_FLAGS, loadOptionsFrom } from './load-args';
-import { isStudyInputError, runWithCancel } from './study';
+import { EXECUTOR_FLAGS, executorFrom, isStudyInputError, runWithCancel } from './study';
 import { renderHeatmap } from './study-format';
 
 const OUT = 'mvstudio-studies';
@@ -28,6 +28,7 @@ const FLAGS = new Set<string>([
   'preprocess',
   'replicates',
   'out',
+  ...EXECUTOR_FLAGS,
   ...LOAD_FLAGS,
 ]);
 
@@ -114,7 +115,8 @@ async function sweep(argv: string[]): Promise<number> {
   const hash = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 8);
   const out =
     get('out') ?? join(OUT, `sweep-${method}-${basename(files[0]!, extname(files[0]!))}-${hash}`);
-  const done = await runWithCancel(out, spec, `sweep ${method}`);
+  const executor = executorFrom(get);
+  const done = await runWithCancel(out, spec, `sweep ${method}`, executor);
   if (!done) return 130;
   const [s] = selectGrid(done.rows, spec.selection.oracle, spec.selection.labelFree);
   const metric: StudyMetric = s?.points.some((p) => p.metrics.acc) ? 'acc' : 'silhouette';

@@ -93,10 +93,10 @@ options:
   --port p               the port, 0 to 65535
   -h, --help             this text`;
 
-const STUDY = `usage: mvstudio study run <spec.json> [--out dir]
+const STUDY = `usage: mvstudio study run <spec.json> [--out dir] [--executor local|slurm] [slurm options]
        mvstudio study status <dir> [--json]
        mvstudio study cell <dir> <cellId>
-       mvstudio study report <dir> [--format md|csv] [--metric m] [--select oracle|label-free]
+       mvstudio study report <dir> [--format md|tex|html|csv] [--metric m] [--select oracle|label-free]
 
 A study is methods × datasets × parameter grid × seeds under one protocol, written as a JSON
 spec (docs/studies.md). Each cell (a method entry on a dataset at one grid point, all seeds)
@@ -104,24 +104,42 @@ is saved as a run bundle in <dir>/cells/<cellId>/; <dir>/results.csv has one lin
 seed. Stopping (Ctrl-C, a crash) loses only the running cell: run again to resume.
 
   run                    create or resume the study in --out (default ./mvstudio-studies/<spec>)
-  status                 cells done, failed (with the reason) and still to run
+  status                 cells done, failed (with the reason, a Slurm task's too) and still
+                         to run; the Slurm tasks' states
   cell                   run one cell into the folder (what a cluster's array task runs)
-  report                 the results table: md (mean ± std, best in bold; the parameters
-                         chosen by --select, default oracle: the best mean of the spec's
-                         oracle metric against the labels) or csv (the long-format rows)
+  report                 the results table (mean ± std over the seeds, best in bold, second
+                         underlined, ties noted, average rank) at the grid points chosen by
+                         --select (default oracle: the best mean of the spec's oracle metric
+                         against the labels); with 3 datasets or more the Friedman/Nemenyi
+                         and Wilcoxon–Holm comparison. md, tex (booktabs), csv (the table),
+                         or html: one self-contained page adding heatmaps of 2-parameter
+                         grids, line plots of 1-parameter grids and missing-rate series, the
+                         spec, the versions and the dataset hashes. The rows: results.csv
 
 options:
   --out dir              study run: the study folder
+  --executor local|slurm
+                         study run: run the cells here, one after the other (default), or
+                         as a Slurm job array of \`mvstudio study cell\` tasks, waiting for
+                         them; a task that ends without its cell (cancelled, out of time)
+                         leaves it to run: study run again submits what is missing
+  --partition p          slurm: the partition
+  --time t               slurm: the time limit per cell ("30", "2:00:00")
+  --mem MB               slurm: memory per cell (default: from the method's declared
+                         footprint on the dataset, rounded up to a power of two)
+  --cpus n               slurm: CPUs per cell (default 1)
   --json                 study status: print the counts and failures as JSON
+  --format f             study report: md (default), tex, html or csv
   --metric m             study report: acc, nmi, purity, ari, f or silhouette
+  --select rule          study report: oracle (default) or label-free
   -h, --help             this text`;
 
 const SWEEP = `usage: mvstudio sweep <method> <dataset> --grid name=v1,v2,... [name2=...] [options]
 
 Runs one method over a parameter grid (every combination, each over --seeds seeds) and prints a
-table of mean ± std per grid point, marking the oracle choice (*: best mean ACC, uses the
-labels) and the label-free one (+: best mean silhouette without labels, else the most stable
-labels across seeds). Integer parameters take k-relative values: anchors=k,2k,3k. The study
+heatmap table of the mean per grid point (first parameter on rows), marking the oracle choice
+(O: best mean ACC, uses the labels) and the label-free one (L: best mean silhouette without
+labels, else the most stable labels across seeds); --json adds the standard deviations. Integer parameters take k-relative values: anchors=k,2k,3k. The study
 folder is kept (same command: resumes).
 
 ${LOAD_USAGE}
@@ -134,6 +152,9 @@ options:
   --preprocess none|l2-rows|zscore
   --replicates n         k-means starts per seed (default 20)
   --out dir              the study folder (default ./mvstudio-studies/sweep-<method>-<file>-<hash>)
+  --executor local|slurm
+                         run the cells here (default) or as a Slurm job array; with
+                         --partition, --time, --mem, --cpus as for study run
   --json                 one object: cells (parameters, metric mean/std) and both selections
   -h, --help             this text`;
 

@@ -16,6 +16,7 @@
  * Pure.
  */
 import type { ParamValue } from '../solvers/types';
+import { meanStd } from './report/stats';
 import type { LabelFreeRule } from './spec';
 import type { SelectionRule, StudyMetric, StudyRow } from './types';
 
@@ -58,12 +59,10 @@ export interface Selection {
   readonly note: string;
 }
 
-export function meanStd(xs: readonly number[]): MeanStd {
-  const n = xs.length;
-  const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, std: 0 };
-  const ss = xs.reduce((a, x) => a + (x - mean) ** 2, 0);
-  return { mean, std: Math.sqrt(ss / (n - 1)) };
+/** meanStd of report/stats as a record. */
+function summary(xs: readonly number[]): MeanStd {
+  const [mean, std] = meanStd(xs);
+  return { mean, std };
 }
 
 /** Summary of one cell's rows (all of one cell). */
@@ -74,7 +73,7 @@ export function summarizeCell(rows: readonly StudyRow[]): GridPointSummary {
   const names = new Set(done.flatMap((r) => Object.keys(r.metrics) as StudyMetric[]));
   for (const m of names) {
     const xs = done.map((r) => r.metrics[m]).filter((x): x is number => x !== undefined);
-    if (xs.length === done.length) metrics[m] = meanStd(xs);
+    if (xs.length === done.length) metrics[m] = summary(xs);
   }
   const all = <T>(xs: (T | null | undefined)[]): xs is T[] =>
     xs.length > 0 && xs.every((x) => x !== null && x !== undefined);
@@ -87,8 +86,8 @@ export function summarizeCell(rows: readonly StudyRow[]): GridPointSummary {
     seeds: rows.length,
     failed: rows.length - done.length,
     metrics,
-    stability: all(stab) ? meanStd(stab) : null,
-    objective: all(obj) ? meanStd(obj) : null,
+    stability: all(stab) ? summary(stab) : null,
+    objective: all(obj) ? summary(obj) : null,
   };
 }
 

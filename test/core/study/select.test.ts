@@ -1,6 +1,7 @@
 /** Grid selection on hand-checkable toys: oracle and label-free side by side, never mixed. */
 import { describe, expect, it } from 'vitest';
-import { meanStd, selectGrid } from '../../../src/core/study/select';
+import { meanStd } from '../../../src/core/study/report/stats';
+import { selectGrid } from '../../../src/core/study/select';
 import type { StudyMetric, StudyRow } from '../../../src/core/study/types';
 
 /** A done row of cell `cell` (grid {a}) with the given metrics and stability. */
@@ -32,8 +33,8 @@ function row(
 
 describe('meanStd', () => {
   it('is the mean and the N − 1 standard deviation; 0 with one value', () => {
-    expect(meanStd([1, 3])).toEqual({ mean: 2, std: Math.SQRT2 });
-    expect(meanStd([5])).toEqual({ mean: 5, std: 0 });
+    expect(meanStd([1, 3])).toEqual([2, Math.SQRT2]);
+    expect(meanStd([5])).toEqual([5, 0]);
   });
 });
 
