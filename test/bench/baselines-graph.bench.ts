@@ -24,15 +24,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
 import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
-import { matmul } from '../../src/core/linalg/kernels';
-import { evaluate } from '../../src/core/protocol';
-import { listSolvers, getSolver } from '../../src/core/solvers/registry';
+import { listSolvers } from '../../src/core/solvers/registry';
 import { synthesize } from '../../src/core/synth';
-import type { MultiViewDataset } from '../../src/core/dataset';
-import type { ParamValue } from '../../src/core/solvers/types';
 import { loadDataset } from '../../src/io/load';
 import { DATASETS, REPO, SHARED } from '../helpers/paths';
 import { mapRun, targetOf, type RecordedRun } from './baselines-graph-map';
+import { probe, solveTimed as solve, type ChildResult } from './solve-timing';
 import { median, table } from './util';
 
 type Case =
@@ -40,16 +37,6 @@ type Case =
   | { kind: 'scale'; method: string; n: number }
   | { kind: 'hw'; method: string }
   | { kind: 'probe' };
-
-interface ChildResult {
-  solveSeconds: number;
-  /** Reference cases: the first solve of the process (wasm compile, JIT, helpers' first work). */
-  coldSeconds?: number;
-  maxRssMB: number;
-  iterations: number;
-  ACC: number | null;
-  gflops?: number;
-}
 
 const runs = (
   JSON.parse(readFileSync(join(SHARED, 'reference/baselines-graph.json'), 'utf8')) as {
@@ -59,49 +46,6 @@ const runs = (
 
 const SCALE_N = 20_000;
 const SCALE_DIMS = [20, 30, 40, 50];
-
-function probe(): number {
-  const n = 256;
-  const A = {
-    rows: n,
-    cols: n,
-    data: new Float64Array(n * n).map((_, i) => ((i * 7919) % 997) / 997),
-  };
-  const C = { rows: n, cols: n, data: new Float64Array(n * n) };
-  for (let i = 0; i < 5; i++) matmul(A, A, C);
-  const t0 = performance.now();
-  let reps = 0;
-  while (performance.now() - t0 < 1000) {
-    matmul(A, A, C);
-    reps++;
-  }
-  return (2 * n ** 3 * reps) / ((performance.now() - t0) * 1e6);
-}
-
-/** Solves `method` on `ds` under the protocol; the solver's own stages are timed. */
-function solve(
-  ds: MultiViewDataset,
-  method: string,
-  params: Readonly<Record<string, ParamValue>>,
-  k: number,
-): ChildResult {
-  const gen = evaluate(ds, getSolver(method), params, k, { protocol: 'single', seed: 0 });
-  let solveMs = 0;
-  let last = performance.now();
-  let r = gen.next();
-  while (!r.done) {
-    const now = performance.now();
-    if (r.value.step.stage !== 'kmeans' && r.value.step.stage !== 'metrics') solveMs += now - last;
-    last = now;
-    r = gen.next();
-  }
-  return {
-    solveSeconds: solveMs / 1000,
-    maxRssMB: process.resourceUsage().maxRSS / 1024,
-    iterations: r.value.iterations,
-    ACC: r.value.metrics['ACC']?.mean ?? null,
-  };
-}
 
 async function child(c: Case): Promise<ChildResult> {
   if (c.kind === 'probe')
