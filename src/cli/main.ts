@@ -20,6 +20,20 @@ function startHelpers(): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    // A failure no command anticipated (an error inside a method, say): one line naming the
+    // command, not a stack trace; MVSTUDIO_DEBUG=1 prints the stack too.
+    const what = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`mvstudio ${argv[0] ?? ''}: ${what}\n`);
+    if (process.env.MVSTUDIO_DEBUG === '1' && e instanceof Error && e.stack)
+      process.stderr.write(e.stack + '\n');
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const usage = command === undefined ? undefined : COMMAND_USAGE[command];
   if (usage !== undefined && asksHelp(rest)) {

@@ -6,7 +6,8 @@
  *   w_ij = (d_{k+1} − d_j) / (k·d_{k+1} − Σ_{j≤k} d_j + eps),  j = 1..k,  0 otherwise,
  * so each row sums to 1 (up to eps), then W = (W + Wᵀ)/2. eps = 2.220446049250313e-16 (MATLAB's
  * eps). W: (n, n) CSR with sorted column indices and at most 2nk entries; weights that are
- * exactly 0 (a neighbour tied with the (k+1)-th) are not stored. `pknGraph` takes the exact kNN;
+ * exactly 0 (a neighbour tied with the (k+1)-th) are not stored, and a sample whose k + 1
+ * neighbours all tie has an empty row. `pknGraph` takes the exact kNN;
  * `referencePknGraph` also reproduces the reference's neighbour lists (the sample itself among
  * the candidates) and its rounding of the distances, for bit-level agreement with it.
  */
@@ -45,6 +46,13 @@ export function pknRows(nn: Knn, k: number): Csr {
     for (let j = 0; j < k; j++) sum += nn.distances[o + j]!;
     const denom = k * dk1 - sum + MATLAB_EPS;
     const start = q;
+    // All k + 1 neighbours tied (duplicates, e.g. a view's mean-filled samples): every
+    // numerator is 0 and k·d_{k+1} − Σd_j rounds to about −eps, so the quotient is 0/0 or 0/eps.
+    // The row is left empty, the reference's result whenever that sum does not round to −eps.
+    if (!(denom > 0)) {
+      indptr[i + 1] = q;
+      continue;
+    }
     for (let j = 0; j < k; j++) {
       const wij = (dk1 - nn.distances[o + j]!) / denom;
       if (wij === 0) continue;

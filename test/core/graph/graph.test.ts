@@ -49,6 +49,25 @@ describe('PKN graph (spec step 1)', () => {
     expect(sortedRows(rows)).toBe(true);
   });
 
+  it('a row whose k + 1 neighbours all tie is empty, not NaN (BDGP mean-filled duplicates)', () => {
+    // Ten copies of this distance sum to 10·d + eps in floating point, so k·d_{k+1} − Σd_j + eps
+    // is exactly 0: the distances of BDGP Per0.5's third view, mean-filled, at sample 588.
+    const d = 0.16619829760649496;
+    let sum = 0;
+    for (let j = 0; j < 10; j++) sum += d;
+    expect(10 * d - sum + MATLAB_EPS).toBe(0);
+    const nn = {
+      n: 2,
+      k: 11,
+      indices: Int32Array.from({ length: 22 }, (_, j) => (j < 11 ? 1 : 0)),
+      distances: new Float64Array(22).fill(d).map((x, j) => (j < 11 ? x : j === 21 ? 2 * x : x)),
+    };
+    const rows = pknRows(nn, 10);
+    expect(rows.indptr[1]).toBe(0); // row 0: all tied, empty
+    expect(rows.indptr[2]).toBeGreaterThan(0); // row 1: d_{k+1} larger, ordinary weights
+    expect(rows.data.every(Number.isFinite)).toBe(true);
+  });
+
   it('the symmetrised W matches numpy: same pattern, values to 1e-12 (weights ≤ 1)', () => {
     const W = pknGraph(X, m.pkn.k);
     const ref = csr(m.pkn.W, m.n);
