@@ -16,7 +16,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { MultiViewDataset } from '../../core/dataset';
-import { clusteringMetrics } from '../../core/metrics';
+import { adjustedRandIndex } from '../../core/metrics';
 import {
   expandCells,
   type StudyCell,
@@ -200,7 +200,7 @@ function pairwiseStability(labels: readonly Int32Array[]): number[] {
   const sums = new Array<number>(S).fill(0);
   for (let i = 0; i < S; i++) {
     for (let j = i + 1; j < S; j++) {
-      const ari = clusteringMetrics(labels[i]!, labels[j]!).ARI;
+      const ari = adjustedRandIndex(labels[i]!, labels[j]!);
       sums[i]! += ari;
       sums[j]! += ari;
     }

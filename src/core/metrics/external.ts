@@ -103,12 +103,46 @@ export function accuracyFromTable(G: Contingency): number {
   return matched / G.n;
 }
 
+interface PairCounts {
+  /** Pairs of samples in one class and one cluster. */
+  readonly tp: number;
+  /** Pairs in one class; pairs in one cluster. */
+  readonly sameClass: number;
+  readonly sameCluster: number;
+}
+
+function pairCounts(G: Contingency): PairCounts {
+  let tp = 0;
+  for (let p = 0; p < G.rowPtr[G.nClasses]!; p++) tp += pairs(G.count[p]!);
+  let sameClass = 0;
+  for (const x of G.classSizes) sameClass += pairs(x);
+  let sameCluster = 0;
+  for (const x of G.clusterSizes) sameCluster += pairs(x);
+  return { tp, sameClass, sameCluster };
+}
+
+/** ARI from the pair counts; 0 for the degenerate tables where it is 0/0. */
+function ariOfPairs({ tp, sameClass, sameCluster }: PairCounts, n: number): number {
+  const total = pairs(n);
+  const degenerate = sameClass === sameCluster && (sameClass === 0 || sameClass === total);
+  if (degenerate) return 0;
+  const expected = (sameClass * sameCluster) / total;
+  return (tp - expected) / ((sameClass + sameCluster) / 2 - expected);
+}
+
+/**
+ * The adjusted Rand index of two labelings (n,) alone: the pair counts of their contingency
+ * table, without the assignment ACC needs. Symmetric in its arguments.
+ */
+export function adjustedRandIndex(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return ariOfPairs(pairCounts(contingency(a, b)), a.length);
+}
+
 /** All the metrics from a contingency table (see the file comment for the definitions). */
 export function metricsFromTable(G: Contingency): ClusteringMetrics {
   const { n, classSizes: a, clusterSizes: b } = G;
   let mi = 0;
   let condEntropy = 0;
-  let tp = 0;
   const clusterMax = new Float64Array(G.nClusters);
   for (let i = 0; i < G.nClasses; i++) {
     for (let p = G.rowPtr[i]!; p < G.rowPtr[i + 1]!; p++) {
@@ -116,7 +150,6 @@ export function metricsFromTable(G: Contingency): ClusteringMetrics {
       const nij = G.count[p]!;
       mi += (nij / n) * Math.log2((n * nij) / (a[i]! * b[j]!));
       condEntropy += (nij / n) * Math.log2(b[j]! / nij);
-      tp += pairs(nij);
       if (nij > clusterMax[j]!) clusterMax[j] = nij;
     }
   }
@@ -124,21 +157,10 @@ export function metricsFromTable(G: Contingency): ClusteringMetrics {
   const hCluster = entropyOfSizes(b, n);
   const NMI = hClass + hCluster === 0 ? 1 : (2 * mi) / (hClass + hCluster);
 
-  let sameClass = 0;
-  for (const x of a) sameClass += pairs(x);
-  let sameCluster = 0;
-  for (const x of b) sameCluster += pairs(x);
+  const { tp, sameClass, sameCluster } = pairCounts(G);
   const Precision = sameCluster > 0 ? tp / sameCluster : 1;
   const Recall = sameClass > 0 ? tp / sameClass : 1;
   const Fscore = Precision + Recall > 0 ? (2 * Precision * Recall) / (Precision + Recall) : 0;
-
-  const total = pairs(n);
-  const degenerate = sameClass === sameCluster && (sameClass === 0 || sameClass === total);
-  let ARI = 0;
-  if (!degenerate) {
-    const expected = (sameClass * sameCluster) / total;
-    ARI = (tp - expected) / ((sameClass + sameCluster) / 2 - expected);
-  }
 
   let purity = 0;
   for (const x of clusterMax) purity += x;
@@ -150,7 +172,7 @@ export function metricsFromTable(G: Contingency): ClusteringMetrics {
     Fscore,
     Precision,
     Recall,
-    ARI,
+    ARI: ariOfPairs(pairCounts(G), n),
     Entropy: condEntropy,
     EntropyPred: hCluster,
   };

@@ -5,6 +5,7 @@ export {
   CGL_ORDER,
   IMPROVED_ORDER,
   accuracyFromTable,
+  adjustedRandIndex,
   clusteringMetrics,
   metricsFromTable,
 } from './external';

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CGL_ORDER,
   IMPROVED_ORDER,
+  adjustedRandIndex,
   assignment,
   clusteringMetrics,
   contingency,
@@ -86,6 +87,14 @@ describe('clusteringMetrics against scikit-learn', () => {
     expect(Math.abs(m.NMI - c.NMI)).toBeLessThanOrEqual(TOL);
     expect(Math.abs(m.ARI - c.ARI)).toBeLessThanOrEqual(TOL);
   });
+
+  it.each(sk.labels.map((c) => [c.name, c] as const))(
+    '%s: adjustedRandIndex alone equals scikit-learn, both ways round',
+    (_n, c) => {
+      expect(Math.abs(adjustedRandIndex(c.truth, c.pred) - c.ARI)).toBeLessThanOrEqual(TOL);
+      expect(Math.abs(adjustedRandIndex(c.pred, c.truth) - c.ARI)).toBeLessThanOrEqual(TOL);
+    },
+  );
 });
 
 describe('hand-checked toy and edge rules', () => {
