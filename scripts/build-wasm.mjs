@@ -34,7 +34,7 @@ const MODULES = [
     wat: 'gemm-fma.wat',
     out: 'gemm-fma-wasm.ts',
     name: 'GEMM_FMA_WASM',
-    what: 'the fused multiply-add\n * macro-kernel over 4×6 f64x2 micro-tiles, which gemm/wasm.ts uses where relaxed SIMD validates',
+    what: 'the fused multiply-add\n * macro-kernel over 4×4 f64x2 micro-tiles, which gemm/wasm.ts uses where relaxed SIMD validates',
     relaxed: true,
   },
   {
