@@ -21,13 +21,15 @@ import { knn, type KnnOptions } from './knn';
 
 /**
  * max(W, Wᵀ) of `constructW`'s binary kNN graph of the rows of X (see the file comment):
- * (n, n) CSR, sorted column indices, every stored value 1, no diagonal. O(kNN + n·k).
+ * (n, n) CSR, sorted column indices, every stored value 1, no diagonal. O(kNN + n·k). With
+ * k ≥ n − 1 every row is among every row's k + 1 candidates: the complete graph.
  */
 export function binaryKnnGraph(X: Mat | Csr, k: number, options: KnnOptions = {}): Csr {
   const n = X.rows;
-  if (!Number.isInteger(k) || k < 1 || k > n - 2) {
-    throw new Error(`binaryKnnGraph: k = ${k} must be an integer in 1..${n - 2} (n = ${n} rows)`);
+  if (!Number.isInteger(k) || k < 1) {
+    throw new Error(`binaryKnnGraph: k = ${k} must be an integer ≥ 1`);
   }
+  if (k >= n - 1) return completeGraph(n);
   const nn = knn(X, k + 1, options);
   const kk = k + 1;
   // Row i's directed neighbours: the first k of its k + 1 nearest others when i ranks among its
@@ -84,4 +86,16 @@ function unionPattern(W: Csr): Csr {
     indices: indices.slice(0, q),
     data: new Float64Array(q).fill(1),
   };
+}
+
+/** The complete graph on n vertices, 11ᵀ − I, as CSR. */
+function completeGraph(n: number): Csr {
+  const indptr = new Int32Array(n + 1);
+  const indices = new Int32Array(n * Math.max(0, n - 1));
+  let q = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) if (j !== i) indices[q++] = j;
+    indptr[i + 1] = q;
+  }
+  return { rows: n, cols: n, indptr, indices, data: new Float64Array(q).fill(1) };
 }

@@ -114,7 +114,12 @@ describe('binaryKnnGraph (constructW, KNN, Binary)', () => {
     });
   }
 
-  it('refuses k outside 1..n − 2, naming it', () => {
-    expect(() => binaryKnnGraph(mat(4, 1, [0, 1, 2, 3]), 3)).toThrow(/k = 3 .* 1\.\.2/);
+  it('k ≥ n − 1 gives the complete graph, as constructW (every row a candidate)', () => {
+    const X = mat(4, 1, [0, 1, 2, 3]);
+    for (const k of [3, 5]) {
+      expect(dense(binaryKnnGraph(X, k))).toEqual(constructW(X, 3));
+      expect(binaryKnnGraph(X, k).indptr[4]).toBe(12);
+    }
+    expect(() => binaryKnnGraph(X, 0)).toThrow('binaryKnnGraph: k = 0 must be an integer ≥ 1');
   });
 });

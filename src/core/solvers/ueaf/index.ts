@@ -77,12 +77,6 @@ function check(ds: SolverInput, p: ParamsOf<typeof ueafSchema>, k: number): void
         `ueaf: view '${v.name}' (view ${i + 1}) has no present sample; remove the view`,
       );
     }
-    if (v.d < p.knn + 2) {
-      throw new SolverInputError(
-        `ueaf: view '${v.name}' (view ${i + 1}) has ${v.d} features, but the feature graph ` +
-          `with knn = ${p.knn} needs at least knn + 2 = ${p.knn + 2}`,
-      );
-    }
   });
 }
 
@@ -133,7 +127,10 @@ export const ueaf = defineSolver({
           'samples are zero columns whose values E_v the method infers ' +
           `(missing per view: ${missing.join(', ')} of ${ds.n})`,
         `feature graphs: binary ${params.knn}-NN over each view's features, tr(L_v) = ` +
-          `${r.graphChecks.trace.join(', ')}`,
+          `${r.graphChecks.trace.join(', ')}` +
+          (ds.views.some((v) => v.d <= params.knn + 1)
+            ? ' (a view of at most knn + 1 features gets the complete graph, as constructW)'
+            : ''),
         'the start is random (U_v, E_v, S) from the seed; the reference’s legacy MATLAB ' +
           'generator is not reproduced',
       ],
