@@ -15,9 +15,9 @@
  * candidates come from the exact `knn` (k + 1 nearest other rows, ties to the lower index), so
  * memory is O(n·k) and no n × n distance matrix is formed.
  */
-import { transposeCsr } from '../linalg/sparse';
 import type { Csr, Mat } from '../linalg/types';
 import { knn, type KnnOptions } from './knn';
+import { symmetrise } from './pkn';
 
 /**
  * max(W, Wᵀ) of `constructW`'s binary kNN graph of the rows of X (see the file comment):
@@ -55,37 +55,10 @@ export function binaryKnnGraph(X: Mat | Csr, k: number, options: KnnOptions = {}
     indices: cols.slice(0, q),
     data: new Float64Array(q).fill(1),
   };
-  return unionPattern(W);
-}
-
-/** The 0/1 union of the patterns of W and Wᵀ (square, sorted rows): max(W, Wᵀ). O(nnz). */
-function unionPattern(W: Csr): Csr {
-  const n = W.rows;
-  const Wt = transposeCsr(W);
-  const indptr = new Int32Array(n + 1);
-  const indices = new Int32Array(W.indptr[n]! + Wt.indptr[n]!);
-  let q = 0;
-  for (let i = 0; i < n; i++) {
-    let p = W.indptr[i]!;
-    let t = Wt.indptr[i]!;
-    const pe = W.indptr[i + 1]!;
-    const te = Wt.indptr[i + 1]!;
-    while (p < pe || t < te) {
-      const cp = p < pe ? W.indices[p]! : n;
-      const ct = t < te ? Wt.indices[t]! : n;
-      if (cp <= ct) p++;
-      if (ct <= cp) t++;
-      indices[q++] = Math.min(cp, ct);
-    }
-    indptr[i + 1] = q;
-  }
-  return {
-    rows: n,
-    cols: n,
-    indptr,
-    indices: indices.slice(0, q),
-    data: new Float64Array(q).fill(1),
-  };
+  // max(W, Wᵀ) of a 0/1 matrix: the pattern of (W + Wᵀ)/2, every value 1.
+  const S = symmetrise(W);
+  S.data.fill(1);
+  return S;
 }
 
 /** The complete graph on n vertices, 11ᵀ − I, as CSR. */

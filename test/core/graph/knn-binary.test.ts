@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { binaryKnnGraph } from '../../../src/core/graph/knn-binary';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
-import { mat } from '../../helpers/linalg';
+import { denseToCsr, mat } from '../../helpers/linalg';
 import { prng } from '../../helpers/prng';
 
 /** constructW's KNN / Binary branch, dense, as the reference code runs it. */
@@ -40,29 +40,6 @@ function dense(G: Csr): number[][] {
     for (let p = G.indptr[i]!; p < G.indptr[i + 1]!; p++) out[i]![G.indices[p]!] = G.data[p]!;
   }
   return out;
-}
-
-function toCsr(X: Mat): Csr {
-  const indptr = [0];
-  const indices: number[] = [];
-  const data: number[] = [];
-  for (let i = 0; i < X.rows; i++) {
-    for (let j = 0; j < X.cols; j++) {
-      const v = X.data[i * X.cols + j]!;
-      if (v !== 0) {
-        indices.push(j);
-        data.push(v);
-      }
-    }
-    indptr.push(indices.length);
-  }
-  return {
-    rows: X.rows,
-    cols: X.cols,
-    indptr: Int32Array.from(indptr),
-    indices: Int32Array.from(indices),
-    data: Float64Array.from(data),
-  };
 }
 
 /** Small integers with several all-zero rows and a block of duplicates: many exact ties. */
@@ -109,7 +86,7 @@ describe('binaryKnnGraph (constructW, KNN, Binary)', () => {
       const X = tied(n, d, seed);
       const want = constructW(X, k);
       expect(dense(binaryKnnGraph(X, k))).toEqual(want);
-      expect(dense(binaryKnnGraph(toCsr(X), k))).toEqual(want);
+      expect(dense(binaryKnnGraph(denseToCsr(X), k))).toEqual(want);
       expect(dense(binaryKnnGraph(X, k, { tile: 8 }))).toEqual(want);
     });
   }

@@ -9,7 +9,7 @@ import { binaryKnnGraph } from '../../../src/core/graph/knn-binary';
 import { RESIDUAL_TOL, shiftedLaplacianSolve } from '../../../src/core/graph/laplacian-solve';
 import { choleskyFactor, choleskySolve } from '../../../src/core/linalg/chol';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
-import { mat } from '../../helpers/linalg';
+import { denseToCsr, mat } from '../../helpers/linalg';
 import { prng } from '../../helpers/prng';
 
 /** I + λ(D − W), dense. */
@@ -30,33 +30,17 @@ function denseSystem(W: Csr, lambda: number): Mat {
 /** A symmetric random graph with weights in (0, 2) on about `density` of the pairs. */
 function randomGraph(n: number, density: number, seed: number): Csr {
   const r = prng(seed);
-  const rows: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+  const A = mat(n, n, new Float64Array(n * n));
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (r() < density) {
         const w = 2 * r();
-        rows[i]!.set(j, w);
-        rows[j]!.set(i, w);
+        A.data[i * n + j] = w;
+        A.data[j * n + i] = w;
       }
     }
   }
-  const indptr = [0];
-  const indices: number[] = [];
-  const data: number[] = [];
-  for (const row of rows) {
-    for (const [j, w] of [...row.entries()].sort((a, b) => a[0] - b[0])) {
-      indices.push(j);
-      data.push(w);
-    }
-    indptr.push(indices.length);
-  }
-  return {
-    rows: n,
-    cols: n,
-    indptr: Int32Array.from(indptr),
-    indices: Int32Array.from(indices),
-    data: Float64Array.from(data),
-  };
+  return denseToCsr(A);
 }
 
 function rhs(n: number, m: number, seed: number): Mat {
