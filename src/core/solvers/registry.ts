@@ -11,6 +11,7 @@ import { imvcCbg } from './imvc-cbg';
 import { kmeansConcat } from './kmeans-concat';
 import { kmlrsscCentroid, kmlrsscPairwise, mlrsscCentroid, mlrsscPairwise } from './mlrssc';
 import { mvgl } from './mvgl';
+import { ueaf } from './ueaf';
 import type { Solver } from './types';
 
 const SOLVERS: Solver[] = [];
@@ -46,3 +47,4 @@ register(cgl, cgmvcNc);
 register(amgl);
 register(mvgl);
 register(mlrsscPairwise, mlrsscCentroid, kmlrsscPairwise, kmlrsscCentroid);
+register(ueaf);

@@ -9,9 +9,9 @@ import { knn, type KnnOptions } from '../../../src/core/graph/knn';
 import { transposeCsr } from '../../../src/core/linalg/sparse';
 import { setGemmBackend } from '../../../src/core/linalg/gemm';
 import { matmulTB } from '../../../src/core/linalg/kernels';
-import type { Csr, Mat } from '../../../src/core/linalg/types';
+import type { Mat } from '../../../src/core/linalg/types';
 import { prng } from '../../helpers/prng';
-import { graphFixture, mat, maxRelDiff } from '../../helpers/linalg';
+import { denseToCsr, graphFixture, mat, maxRelDiff } from '../../helpers/linalg';
 
 const fx = graphFixture();
 
@@ -47,29 +47,6 @@ function tiedData(n: number, d: number, seed: number): Mat {
   );
   X.data.copyWithin(5 * d, 0, d); // row 5 duplicates row 0
   return X;
-}
-
-function toCsr(X: Mat): Csr {
-  const indptr = new Int32Array(X.rows + 1);
-  const indices: number[] = [];
-  const data: number[] = [];
-  for (let i = 0; i < X.rows; i++) {
-    for (let j = 0; j < X.cols; j++) {
-      const v = X.data[i * X.cols + j]!;
-      if (v !== 0) {
-        indices.push(j);
-        data.push(v);
-      }
-    }
-    indptr[i + 1] = indices.length;
-  }
-  return {
-    rows: X.rows,
-    cols: X.cols,
-    indptr,
-    indices: Int32Array.from(indices),
-    data: Float64Array.from(data),
-  };
 }
 
 describe('knn', () => {
@@ -112,7 +89,7 @@ describe('knn', () => {
     const T = tiedData(80, 6, 12);
     for (let p = 0; p < T.data.length; p += 3) T.data[p] = 0; // make it sparse
     const ref = brute(T, 5);
-    const r = knn(toCsr(T), 5);
+    const r = knn(denseToCsr(T), 5);
     expect(Array.from(r.indices)).toEqual(ref.indices);
     expect(Array.from(r.distances)).toEqual(ref.distances);
   });
@@ -130,7 +107,7 @@ describe('knn', () => {
   });
 
   it('transpose of a CSR matrix', () => {
-    const S = toCsr(mat(2, 3, [1, 0, 2, 0, 3, 4]));
+    const S = denseToCsr(mat(2, 3, [1, 0, 2, 0, 3, 4]));
     const T = transposeCsr(S);
     expect([T.rows, T.cols]).toEqual([3, 2]);
     expect(Array.from(T.indptr)).toEqual([0, 1, 2, 4]);
