@@ -41,6 +41,9 @@ export interface CentredUnitFactor {
   readonly mean: Float64Array;
   /** (n_v,) 1 / ‖x_r − μ‖₂. */
   readonly scale: Float64Array;
+  /** (n_v,) X·μ and ‖μ‖²: the mean's terms of a product (see `kernelProduct`). */
+  readonly xMean: Float64Array;
+  readonly meanSquare: number;
 }
 
 interface CsrPair {
@@ -49,13 +52,17 @@ interface CsrPair {
   readonly t: Csr;
 }
 
-/** X of a view as CSR: its own CSR values, or a dense view's nonzeros. */
-function toCsr(view: View): Csr {
+/**
+ * The view with a dense matrix stored as CSR when at most SPARSE_BELOW of its entries are
+ * nonzero (same values; a CSR view, or a denser one, is returned as it is). O(n_v·d).
+ */
+export function sparseView(view: View): View {
   const x = view.values;
-  if (x.kind === 'csr') return x;
+  if (x.kind === 'csr') return view;
   const { rows, cols, data } = x;
   let nz = 0;
   for (let i = 0; i < data.length; i++) if (data[i] !== 0) nz++;
+  if (data.length === 0 || nz > SPARSE_BELOW * data.length) return view;
   const indptr = new Int32Array(rows + 1);
   const indices = new Int32Array(nz);
   const values = new Float64Array(nz);
@@ -70,16 +77,7 @@ function toCsr(view: View): Csr {
     }
     indptr[r + 1] = p;
   }
-  return { rows, cols, indptr, indices, data: values };
-}
-
-function nonzeroShare(view: View): number {
-  const x = view.values;
-  const size = x.rows * x.cols;
-  if (x.kind === 'csr' || size === 0) return size === 0 ? 0 : x.data.length / size;
-  let nz = 0;
-  for (let i = 0; i < x.data.length; i++) if (x.data[i] !== 0) nz++;
-  return nz / size;
+  return { ...view, values: { kind: 'csr', rows, cols, indptr, indices, data: values } };
 }
 
 /**
@@ -90,9 +88,9 @@ function nonzeroShare(view: View): number {
 export function centredUnitFactor(view: View): CentredUnitFactor {
   const m = view.present.length;
   const d = view.d;
-  const sparse = nonzeroShare(view) <= SPARSE_BELOW;
-  const S = sparse ? toCsr(view) : null;
-  const D = sparse ? null : denseRows(view);
+  const v = sparseView(view);
+  const S = v.values.kind === 'csr' ? v.values : null;
+  const D = S ? null : denseRows(v);
   const mean = new Float64Array(d);
   const scale = new Float64Array(m);
   if (S) {
@@ -135,7 +133,22 @@ export function centredUnitFactor(view: View): CentredUnitFactor {
   const X: CentredUnitFactor['X'] = S
     ? { kind: 'csr', m: S, t: transposeCsr(S) }
     : { kind: 'dense', m: D! };
-  return { rows: m, cols: d, X, mean, scale };
+  // g = X·μ: the products subtract the mean through it, in the n_v-space (kernelProduct).
+  const g = new Float64Array(m);
+  if (S) {
+    for (let r = 0; r < m; r++) {
+      let a = 0;
+      for (let p = S.indptr[r]!; p < S.indptr[r + 1]!; p++) a += S.data[p]! * mean[S.indices[p]!]!;
+      g[r] = a;
+    }
+  } else {
+    for (let r = 0; r < m; r++) {
+      let a = 0;
+      for (let j = 0; j < d; j++) a += D!.data[r * d + j]! * mean[j]!;
+      g[r] = a;
+    }
+  }
+  return { rows: m, cols: d, X, mean, scale, xMean: g, meanSquare: mm };
 }
 
 /** Y (n_v, d) formed: the explicit factor (tests, checks). O(n_v·d). */
@@ -160,30 +173,53 @@ interface Work {
   readonly u: Mat;
   readonly t: Mat;
   readonly z: Mat;
+  /** (b,) 1ᵀU and gᵀU − ‖μ‖²·1ᵀU. */
+  readonly c: Float64Array;
+  readonly e: Float64Array;
 }
 
 function work(f: CentredUnitFactor, b: number): Work {
   const mat = (rows: number): Mat => ({ rows, cols: b, data: new Float64Array(rows * b) });
-  return { u: mat(f.rows), t: mat(f.cols), z: mat(f.rows) };
+  return {
+    u: mat(f.rows),
+    t: mat(f.cols),
+    z: mat(f.rows),
+    c: new Float64Array(b),
+    e: new Float64Array(b),
+  };
 }
 
-/** z = K·B (n_v, b) for B = w.u's source already scaled into w.u; result in w.z, scaled. */
+/**
+ * w.z ← K·B for w.u = S·B (n_v, b) already written: with U = S·B,
+ *   (X − 1μᵀ)(X − 1μᵀ)ᵀ·U = X·(Xᵀ·U) − g·(1ᵀU) − 1·(gᵀU) + 1·‖μ‖²·(1ᵀU),   g = X·μ,
+ * then scaled by S: two sparse (or dense) products and O(n_v·b), nothing of length d.
+ */
 function kernelProduct(f: CentredUnitFactor, w: Work, b: number): void {
-  const { mean, scale, rows: m, cols: d } = f;
+  const { scale, xMean: g, meanSquare, rows: m } = f;
   const u = w.u.data;
-  const t = w.t.data;
   const z = w.z.data;
-  if (f.X.kind === 'dense') matmulTA(f.X.m, w.u, w.t);
-  else csrTimesBlock(f.X.t, u, t, b);
-  const cs = new Float64Array(b);
-  for (let r = 0; r < m; r++) for (let j = 0; j < b; j++) cs[j]! += u[r * b + j]!;
-  for (let i = 0; i < d; i++) for (let j = 0; j < b; j++) t[i * b + j]! -= mean[i]! * cs[j]!;
-  if (f.X.kind === 'dense') matmul(f.X.m, w.t, w.z);
-  else csrTimesBlock(f.X.m, t, z, b);
-  const mt = new Float64Array(b);
-  for (let i = 0; i < d; i++) for (let j = 0; j < b; j++) mt[j]! += mean[i]! * t[i * b + j]!;
+  if (f.X.kind === 'dense') {
+    matmulTA(f.X.m, w.u, w.t);
+    matmul(f.X.m, w.t, w.z);
+  } else {
+    csrTimesBlock(f.X.t, u, w.t.data, b);
+    csrTimesBlock(f.X.m, w.t.data, z, b);
+  }
+  const c = w.c;
+  const e = w.e;
+  c.fill(0);
+  e.fill(0);
   for (let r = 0; r < m; r++) {
-    for (let j = 0; j < b; j++) z[r * b + j] = (z[r * b + j]! - mt[j]!) * scale[r]!;
+    for (let j = 0; j < b; j++) {
+      c[j]! += u[r * b + j]!;
+      e[j]! += g[r]! * u[r * b + j]!;
+    }
+  }
+  for (let j = 0; j < b; j++) e[j] = e[j]! - meanSquare * c[j]!;
+  for (let r = 0; r < m; r++) {
+    const gr = g[r]!;
+    const sr = scale[r]!;
+    for (let j = 0; j < b; j++) z[r * b + j] = (z[r * b + j]! - gr * c[j]! - e[j]!) * sr;
   }
 }
 

@@ -6,7 +6,7 @@
  * centred and normalised on that block, zeros for the missing samples. See README.md.
  */
 import { normaliseRows } from '../../graph/spectral';
-import { SPARSE_BELOW } from '../../kernels/factor';
+import { SPARSE_BELOW, sparseView } from '../../kernels/factor';
 import { MAX_VIEW_VALUES } from '../../limits';
 import { incompleteInput } from '../../views/incomplete-input';
 import { SolverInputError } from '../params';
@@ -100,7 +100,8 @@ export const eeimvc = defineSolver({
   *run(ds, params: ParamsOf<typeof eeimvcSchema>, k) {
     check(ds, k);
     const { n } = ds;
-    const input = incompleteInput(ds);
+    // Sparse views go to CSR first, so the input layer scales only their nonzeros.
+    const input = incompleteInput({ ...ds, views: ds.views.map(sparseView) });
     const factors = eeimvcFactors(input.views);
     yield { stage: 'kernels', iteration: 0, objective: null };
     const start = eeimvcStart(n, input.views, factors, k, params.qnorm);
