@@ -29,6 +29,7 @@ import {
 } from '../../kernels/factor';
 import { blockEig, type SymOp } from '../../linalg/blockeig';
 import { matmul, matmulTA, polar } from '../../linalg/kernels';
+import { fixColumnSigns } from '../../linalg/signs';
 import type { Mat } from '../../linalg/types';
 import { missingIndex } from '../../views/present';
 import type { View } from '../../dataset';
@@ -37,33 +38,14 @@ import type { SolverStep } from '../types';
 /** Residual tolerance of the start's eigensolves, relative to ‖K‖: the trace follows the vectors. */
 export const EIG_TOL = 1e-12;
 
-/**
- * Flips each column of M (rows, cols) in place so that its entry of largest magnitude is
- * positive (the first such entry on ties): a portable sign for eigenvectors. O(rows·cols).
- */
-export function fixColumnSigns(M: Mat): void {
-  const { rows, cols, data } = M;
-  for (let j = 0; j < cols; j++) {
-    let best = 0;
-    let at = -1;
-    for (let i = 0; i < rows; i++) {
-      const a = Math.abs(data[i * cols + j]!);
-      if (a > best) {
-        best = a;
-        at = i;
-      }
-    }
-    if (at >= 0 && data[at * cols + j]! < 0) {
-      for (let i = 0; i < rows; i++) data[i * cols + j] = -data[i * cols + j]!;
-    }
-  }
-}
-
 /** The top-k eigenpairs of `op` (descending), signs fixed by `fixColumnSigns`. */
-export function topEigenvectors(op: SymOp, k: number): { values: Float64Array; vectors: Mat } {
+export function topEigenvectors(
+  op: SymOp,
+  k: number,
+): { values: Float64Array; vectors: Mat; converged: boolean } {
   const r = blockEig(op, k, { tol: EIG_TOL, maxIter: 1000 });
   fixColumnSigns(r.vectors);
-  return { values: r.values, vectors: r.vectors };
+  return { values: r.values, vectors: r.vectors, converged: r.converged };
 }
 
 /** The start of the iteration (see the file comment). */
@@ -80,6 +62,8 @@ export interface EeimvcStart {
   readonly h0Values: Float64Array;
   /** (V,) the start's weights (1/V)^(1/q). */
   readonly beta: Float64Array;
+  /** Every eigensolve met EIG_TOL (else the vectors of a near-tie at k are not determined). */
+  readonly converged: boolean;
 }
 
 /** The kernel factors of unit-L2 views (the common input layer's `views`). O(Σ nnz_v). */
@@ -103,10 +87,12 @@ export function eeimvcStart(
   const missing = present.map((p) => missingIndex(p, n));
   const base: Mat[] = [];
   const baseValues: Float64Array[] = [];
+  let converged = true;
   for (const f of factors) {
     const e = topEigenvectors(factorKernelOp(f), k);
     base.push(e.vectors);
     baseValues.push(e.values);
+    converged &&= e.converged;
   }
   const beta = new Float64Array(V).fill((1 / V) ** (1 / qnorm));
   const op = paddedKernelSumOp(
@@ -114,7 +100,16 @@ export function eeimvcStart(
     factors.map((factor, p) => ({ factor, present: present[p]!, weight: beta[p]! })),
   );
   const h0 = topEigenvectors(op, k);
-  return { present, missing, base, baseValues, H0: h0.vectors, h0Values: h0.values, beta };
+  return {
+    present,
+    missing,
+    base,
+    baseValues,
+    H0: h0.vectors,
+    h0Values: h0.values,
+    beta,
+    converged: converged && h0.converged,
+  };
 }
 
 /** What the iteration returns. */

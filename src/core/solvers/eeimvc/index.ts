@@ -14,13 +14,8 @@ import { defineSolver, type ParamsOf, type SolverInput, type SolverOutput } from
 import { blockWidth, eeimvcFactors, eeimvcIterate, eeimvcStart } from './eeimvc';
 import { eeimvcSchema } from './params';
 
-export {
-  eeimvcFactors,
-  eeimvcIterate,
-  eeimvcStart,
-  fixColumnSigns,
-  type EeimvcStart,
-} from './eeimvc';
+export { fixColumnSigns } from '../../linalg/signs';
+export { eeimvcFactors, eeimvcIterate, eeimvcStart, type EeimvcStart } from './eeimvc';
 export { eeimvcSchema, type EeimvcParams } from './params';
 
 /** Refuses what the method cannot run, naming the view and the limit. */
@@ -120,6 +115,12 @@ export const eeimvc = defineSolver({
           'partition are imputed by the iteration',
         'eigenvectors signed so that each column’s largest-magnitude entry is positive (the ' +
           'reference’s fixed-start rule; its ARPACK signs are not portable)',
+        ...(start.converged
+          ? []
+          : [
+              'an eigensolve of the start stopped above its residual tolerance (eigenvalues ' +
+                'nearly tied at position k): the start is not determined to full precision',
+            ]),
       ],
       charts: {
         weights: {

@@ -1,9 +1,9 @@
 /**
- * eeimvc on hand-checkable toys and identities: the sign rule by hand; the start's eigenvectors
- * (block eigensolver on the kernel operators) against the dense route it replaces (explicit
- * kernels, full `symEig`, the same sign rule); the iteration's invariants (H* orthonormal, the
- * weights of unit q-norm, the objective non-decreasing, at most maxIterations + 1 iterations);
- * three blobs recovered with a third of each view missing; the parameter and input errors.
+ * eeimvc on hand-checkable toys and identities: the start's eigenvectors (block eigensolver on
+ * the kernel operators) against the dense route it replaces (explicit kernels, full `symEig`,
+ * the same sign rule of linalg/signs.ts); one complete view worked by hand; the iteration's
+ * invariants (H* orthonormal, the weights of unit q-norm, the objective non-decreasing); the
+ * stopping rule (at least 3, at most maxIterations + 1 iterations); parameter and input errors.
  */
 import { describe, expect, it } from 'vitest';
 import type { MultiViewDataset } from '../../../../src/core/dataset';
@@ -63,12 +63,6 @@ function blobViews(): { ds: MultiViewDataset } {
 }
 
 describe('eeimvc', () => {
-  it('signs each column so its largest-magnitude entry is positive, the first on ties', () => {
-    const M = { rows: 3, cols: 3, data: Float64Array.from([1, -2, 0.5, -3, 2, -0.5, 2, 1, 0]) };
-    fixColumnSigns(M);
-    expect(Array.from(M.data)).toEqual([-1, 2, 0.5, 3, -2, -0.5, -2, -1, 0]);
-  });
-
   it('starts from the eigenvectors the dense route gives (explicit kernels, full symEig)', () => {
     const ds = synthesize({ n: 420, k: 4, dims: [12, 30, 8], completeFraction: 0.5, seed: 3 });
     const k = 4;
