@@ -18,7 +18,8 @@
  *   3. H_p[M_p] = polar(H*[M_p]·W_pᵀ); rows P_p stay the start's
  *   4. β_p = t_p^(1/(q−1)) / (Σ_p t_p^(q/(q−1)))^(1/q),  t_p = tr(H*ᵀ·H_p·W_p)
  *   5. obj_t = tr(H*ᵀ·R) with R rebuilt from the new H_p, W_p, β and this H*.
- * Stop after t > 2 when |obj_t − obj_{t−1}| / |obj_t| < tol, or once t > maxIterations.
+ * Stop after t > 2 when |obj_t − obj_{t−1}| / |obj_t| < tol, or at t = iterations (the code's
+ * t > maxIter with maxIter = iterations − 1).
  * Output: H* with unit rows. Each iteration is O(n·k²·V): nothing n × n.
  */
 import {
@@ -127,7 +128,8 @@ export interface EeimvcState {
 export interface IterateOptions {
   readonly lambda: number;
   readonly qnorm: number;
-  readonly maxIterations: number;
+  /** Cap on iterations, ≥ 3 (the code's maxIter + 1). */
+  readonly iterations: number;
   readonly tol: number;
 }
 
@@ -221,7 +223,7 @@ export function* eeimvcIterate(
     yield { stage: 'solve', iteration: t, objective: obj, values };
     if (t <= 2) continue;
     const converged = Math.abs((obj - objective[t - 2]!) / obj) < o.tol;
-    if (converged || t > o.maxIterations) return { Hstar, beta, objective, betaTrace, converged };
+    if (converged || t >= o.iterations) return { Hstar, beta, objective, betaTrace, converged };
   }
 }
 

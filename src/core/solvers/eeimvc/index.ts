@@ -75,7 +75,7 @@ export const eeimvc = defineSolver({
   deterministic: true,
   input: 'incomplete',
   monotone: false,
-  iterationCap: (p) => Math.max(3, p.maxIterations + 1),
+  iterationCap: (p) => p.iterations,
   footprint: ({ n, dims, present, k }) => ({
     bytes: footprintBytes(n, dims, present, k),
     quadratic: false,
@@ -87,7 +87,7 @@ export const eeimvc = defineSolver({
     const factors = dims.reduce((a, d, v) => a + present[v]! * d, 0);
     const b = blockWidth(k);
     return {
-      solve: factors * (1 + 2 * 4 * 300 * b) + (p.maxIterations + 1) * 6 * n * k * k * dims.length,
+      solve: factors * (1 + 2 * 4 * 300 * b) + p.iterations * 6 * n * k * k * dims.length,
       kmeans: n * k * k,
       perSeed: false,
     };

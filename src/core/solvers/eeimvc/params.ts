@@ -22,14 +22,15 @@ export const eeimvcSchema = {
       'q of the ℓ_q constraint ‖β‖_q = 1 on the view weights: β_p ∝ t_p^(1/(q−1)) with ' +
       't_p = tr(H*ᵀ·H_p·W_p). The reference uses 2 (β = t / ‖t‖₂).',
   },
-  maxIterations: {
+  iterations: {
     type: 'int',
-    min: 1,
-    max: 10000,
-    default: 100,
+    min: 3,
+    max: 10001,
+    default: 101,
     doc:
-      'maxIter of the reference: the loop stops once the iteration count exceeds it, so at ' +
-      'most maxIterations + 1 iterations run, as in the reference.',
+      'Cap on the iterations run: the reference’s maxIter + 1 (it stops once the count ' +
+      'exceeds maxIter = 100, so at most 101 run). The stopping rule is never tested before ' +
+      'the third iteration, so at least 3 run.',
   },
   tol: {
     type: 'number',

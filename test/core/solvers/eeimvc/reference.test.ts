@@ -30,7 +30,7 @@ import {
 import { blockEig } from '../../../../src/core/linalg/blockeig';
 import { syrk, thinSvd, transposeInto } from '../../../../src/core/linalg/kernels';
 import { createRng } from '../../../../src/core/random';
-import { eeimvc, type EeimvcParams } from '../../../../src/core/solvers/eeimvc';
+import { eeimvc, eeimvcSchema, type EeimvcParams } from '../../../../src/core/solvers/eeimvc';
 import { validateParams } from '../../../../src/core/solvers/params';
 import { incompleteInput } from '../../../../src/core/views/incomplete-input';
 import { loadDataset } from '../../../../src/io/load';
@@ -78,8 +78,8 @@ describe('eeimvc reference (baselines-incomplete.json, EEIMVC)', () => {
       expect(r.raw['params']).toMatchObject({ qnorm: 2, primary_lambda: 1 });
     expect(fixture.file).toBe('NGs/NGs_Per0.5.mat');
     expect(fixture.params).toEqual({ lambda: 1, qnorm: 2 });
-    expect(eeimvc.schema.lambda.default).toBe(1);
-    expect(eeimvc.schema.qnorm.default).toBe(2);
+    expect(eeimvcSchema.lambda.default).toBe(1);
+    expect(eeimvcSchema.qnorm.default).toBe(2);
   });
 
   describe('kernel checks of the observed blocks (1e-10 relative)', () => {
