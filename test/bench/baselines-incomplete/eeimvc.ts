@@ -3,7 +3,7 @@
  * `shared/reference/baselines-incomplete.json`:
  *
  * - 'EEIMVC' (NGs and BDGP Per0.1, Per0.5, Per0.9): our defaults are the recorded settings
- *   (qnorm 2, maxIter 100, tolerance 1e-4, λ = 1, the run's primary λ; the fixture's `params`
+ *   (qnorm 2, maxIter 100 = our `iterations` 101, tolerance 1e-4, λ = 1, the run's primary λ; the fixture's `params`
  *   are checked so a changed setting fails here instead of being compared silently). Time:
  *   `timings_s.kernels + timings_s.solver` (the kernels of the observed blocks, kcenter/knorm,
  *   and the solve with its eigs start; `prep`, the findindex input layer, and the protocol's
