@@ -87,6 +87,7 @@ describe('declarations of the registered solvers', () => {
       'kmlrssc-pairwise': ['complete', false],
       'kmlrssc-centroid': ['complete', false],
       ueaf: ['incomplete', false],
+      eeimvc: ['incomplete', false],
     });
   });
 
