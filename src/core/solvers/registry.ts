@@ -4,6 +4,7 @@
  * imported here.
  */
 import { amgl } from './amgl';
+import { apmc } from './apmc';
 import { bsv } from './bsv';
 import { bsvKmeans } from './bsv-kmeans';
 import { cgl, cgmvcNc } from './cgl';
@@ -46,3 +47,4 @@ register(cgl, cgmvcNc);
 register(amgl);
 register(mvgl);
 register(mlrsscPairwise, mlrsscCentroid, kmlrsscPairwise, kmlrsscCentroid);
+register(apmc);

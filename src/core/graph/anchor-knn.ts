@@ -1,0 +1,72 @@
+/**
+ * The k nearest anchors of each sample, by squared Euclidean distance, with MATLAB's stable-sort
+ * tie rule: `[~, idx] = sort(D, 2); idx(:, 1:k)` on D = EuDist2(X, A, 0), so among equal
+ * distances the anchor listed first wins. Anchor-graph methods (APMC's `getSim`, and any method
+ * that links samples to a set of anchor rows) build their sparse sample-to-anchor matrix from it.
+ *
+ *   X: (n, d) samples, A: (m, d) anchors, D_ij = max(‖x_i‖² + ‖a_j‖² − 2·x_i·a_j, 0)
+ *   → index (n, k) anchor positions, nearest first; dist (n, k) their D_ij; total Σ_ij D_ij.
+ *
+ * D is computed in row blocks through `squaredDistances` (GEMM), so memory is O(block·m + n·k),
+ * never n × m; time O(n·m·d) for the products and O(n·m) for the selection (a sorted insertion
+ * into k slots, taken only by a distance strictly below the current k-th: a later anchor never
+ * displaces an equal earlier one). `total` is the sum of the whole D the reference averages for
+ * its bandwidth, accumulated block by block.
+ */
+import { squaredDistances } from '../kernels/distances';
+import type { Mat } from '../linalg/types';
+
+export interface AnchorNeighbours {
+  /** (n·k) row-major anchor positions 0..m−1, nearest first, ties by the lower position. */
+  readonly index: Int32Array;
+  /** (n·k) the squared distances of those anchors. */
+  readonly dist: Float64Array;
+  /** Σ over all n·m squared distances (after the clamp at 0). */
+  readonly total: number;
+}
+
+/** Rows per distance block: keeps the (block, m) distance array near a few MiB. */
+function blockRows(m: number): number {
+  return Math.max(1, Math.min(1024, Math.floor((1 << 19) / Math.max(1, m))));
+}
+
+/**
+ * The k nearest anchors (rows of A) of every row of X, see the module comment.
+ * Throws a RangeError when the widths differ or k is outside 1..m.
+ */
+export function nearestAnchors(X: Mat, A: Mat, k: number): AnchorNeighbours {
+  const { rows: n, cols: d } = X;
+  const m = A.rows;
+  if (A.cols !== d) throw new RangeError(`nearestAnchors: X has ${d} columns, A has ${A.cols}`);
+  if (!Number.isInteger(k) || k < 1 || k > m) {
+    throw new RangeError(`nearestAnchors: k = ${k} must be an integer in 1..${m} (the anchors)`);
+  }
+  const index = new Int32Array(n * k);
+  const dist = new Float64Array(n * k);
+  let total = 0;
+  const step = blockRows(m);
+  for (let r0 = 0; r0 < n; r0 += step) {
+    const rows = Math.min(step, n - r0);
+    const block: Mat = { rows, cols: d, data: X.data.subarray(r0 * d, (r0 + rows) * d) };
+    const D = squaredDistances(block, A).data;
+    for (let r = 0; r < rows; r++) {
+      const off = (r0 + r) * k;
+      let filled = 0;
+      for (let j = 0; j < m; j++) {
+        const v = D[r * m + j]!;
+        total += v;
+        if (filled === k && v >= dist[off + k - 1]!) continue;
+        // Insert after every kept distance ≤ v (stable), dropping the k-th when full.
+        let q = filled < k ? filled++ : k - 1;
+        while (q > 0 && dist[off + q - 1]! > v) {
+          dist[off + q] = dist[off + q - 1]!;
+          index[off + q] = index[off + q - 1]!;
+          q--;
+        }
+        dist[off + q] = v;
+        index[off + q] = j;
+      }
+    }
+  }
+  return { index, dist, total };
+}
