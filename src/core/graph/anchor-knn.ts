@@ -14,7 +14,8 @@
  * its bandwidth, accumulated block by block.
  */
 import { squaredDistances } from '../kernels/distances';
-import type { Mat } from '../linalg/types';
+import { transposeCsr } from '../linalg/sparse';
+import type { Csr, Mat } from '../linalg/types';
 
 export interface AnchorNeighbours {
   /** (n·k) row-major anchor positions 0..m−1, nearest first, ties by the lower position. */
@@ -28,6 +29,88 @@ export interface AnchorNeighbours {
 /** Rows per distance block: keeps the (block, m) distance array near a few MiB. */
 function blockRows(m: number): number {
   return Math.max(1, Math.min(1024, Math.floor((1 << 19) / Math.max(1, m))));
+}
+
+/**
+ * Keeps the k smallest of D[from .. from + m) in index/dist[off .. off + k), nearest first: a
+ * sorted insertion taken only by a distance strictly below the current k-th, after every kept
+ * distance ≤ it, so equal distances stay in anchor order. Returns the row's sum.
+ */
+function selectRow(
+  D: Float64Array,
+  from: number,
+  m: number,
+  k: number,
+  index: Int32Array,
+  dist: Float64Array,
+  off: number,
+): number {
+  let sum = 0;
+  let filled = 0;
+  for (let j = 0; j < m; j++) {
+    const v = D[from + j]!;
+    sum += v;
+    if (filled === k && v >= dist[off + k - 1]!) continue;
+    let q = filled < k ? filled++ : k - 1;
+    while (q > 0 && dist[off + q - 1]! > v) {
+      dist[off + q] = dist[off + q - 1]!;
+      index[off + q] = index[off + q - 1]!;
+      q--;
+    }
+    dist[off + q] = v;
+    index[off + q] = j;
+  }
+  return sum;
+}
+
+/** Σ x² over each row's stored values, in storage order. */
+function csrRowSquaredNorms(X: Csr): Float64Array {
+  const out = new Float64Array(X.rows);
+  for (let i = 0; i < X.rows; i++) {
+    let s = 0;
+    for (let p = X.indptr[i]!; p < X.indptr[i + 1]!; p++) s += X.data[p]! * X.data[p]!;
+    out[i] = s;
+  }
+  return out;
+}
+
+/**
+ * `nearestAnchors` for sparse X (n, d) and A (m, d), CSR with sorted columns: each dot product
+ * x_i·a_j accumulates the products of common nonzeros in increasing column order from +0 through
+ * Aᵀ's rows, so it has the bits of the sequential dense sum (the exact zeros add nothing), the
+ * bits of GEMM on its 'ts' and 'wasm' backends. O(Σ_i Σ_{f ∈ x_i} nnz(Aᵀ_f) + n·m) time, O(m)
+ * scratch: for text-like data (a few words per sample) far below the dense n·m·d.
+ */
+export function nearestAnchorsSparse(X: Csr, A: Csr, k: number): AnchorNeighbours {
+  const { rows: n, cols: d } = X;
+  const m = A.rows;
+  if (A.cols !== d) {
+    throw new RangeError(`nearestAnchorsSparse: X has ${d} columns, A has ${A.cols}`);
+  }
+  if (!Number.isInteger(k) || k < 1 || k > m) {
+    throw new RangeError(
+      `nearestAnchorsSparse: k = ${k} must be an integer in 1..${m} (the anchors)`,
+    );
+  }
+  const index = new Int32Array(n * k);
+  const dist = new Float64Array(n * k);
+  const At = transposeCsr(A);
+  const nx = csrRowSquaredNorms(X);
+  const na = csrRowSquaredNorms(A);
+  const acc = new Float64Array(m);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    acc.fill(0);
+    for (let p = X.indptr[i]!; p < X.indptr[i + 1]!; p++) {
+      const f = X.indices[p]!;
+      const xv = X.data[p]!;
+      for (let q = At.indptr[f]!; q < At.indptr[f + 1]!; q++)
+        acc[At.indices[q]!]! += xv * At.data[q]!;
+    }
+    for (let j = 0; j < m; j++) acc[j] = Math.max(nx[i]! + na[j]! - 2 * acc[j]!, 0);
+    total += selectRow(acc, 0, m, k, index, dist, i * k);
+  }
+  return { index, dist, total };
 }
 
 /**
@@ -49,24 +132,7 @@ export function nearestAnchors(X: Mat, A: Mat, k: number): AnchorNeighbours {
     const rows = Math.min(step, n - r0);
     const block: Mat = { rows, cols: d, data: X.data.subarray(r0 * d, (r0 + rows) * d) };
     const D = squaredDistances(block, A).data;
-    for (let r = 0; r < rows; r++) {
-      const off = (r0 + r) * k;
-      let filled = 0;
-      for (let j = 0; j < m; j++) {
-        const v = D[r * m + j]!;
-        total += v;
-        if (filled === k && v >= dist[off + k - 1]!) continue;
-        // Insert after every kept distance ≤ v (stable), dropping the k-th when full.
-        let q = filled < k ? filled++ : k - 1;
-        while (q > 0 && dist[off + q - 1]! > v) {
-          dist[off + q] = dist[off + q - 1]!;
-          index[off + q] = index[off + q - 1]!;
-          q--;
-        }
-        dist[off + q] = v;
-        index[off + q] = j;
-      }
-    }
+    for (let r = 0; r < rows; r++) total += selectRow(D, r * m, m, k, index, dist, (r0 + r) * k);
   }
   return { index, dist, total };
 }

@@ -5,9 +5,9 @@
  * integer data), so the tie rule (the lower position wins) is what is compared, with the total.
  */
 import { describe, expect, it } from 'vitest';
-import { nearestAnchors } from '../../../src/core/graph/anchor-knn';
+import { nearestAnchors, nearestAnchorsSparse } from '../../../src/core/graph/anchor-knn';
 import { squaredDistances } from '../../../src/core/kernels/distances';
-import type { Mat } from '../../../src/core/linalg/types';
+import type { Csr, Mat } from '../../../src/core/linalg/types';
 import { createRng } from '../../../src/core/random';
 
 /** Integer points in {0, 1, 2}^d, with rows 3..5 copies of rows 0..2: many exact ties. */
@@ -40,6 +40,49 @@ describe('nearestAnchors', () => {
       for (let j = 0; j < m; j++) total += D[i * m + j]!;
     }
     expect(Math.abs(nn.total - total)).toBeLessThanOrEqual(1e-12 * total);
+  });
+
+  it('the sparse path gives the dense path’s bits (word-count-like rows, many ties)', () => {
+    const rng = createRng(8);
+    const n = 120;
+    const d = 300;
+    const X: Mat = { rows: n, cols: d, data: new Float64Array(n * d) };
+    for (let i = 0; i < n; i++) {
+      for (let t = 0; t < 6; t++)
+        X.data[i * d + Math.floor(rng.next() * d)] = 1 + Math.floor(rng.next() * 3);
+    }
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += X.data[i * d + j]! ** 2;
+      for (let j = 0; j < d; j++) X.data[i * d + j]! /= Math.sqrt(s);
+    }
+    const toCsr = (M: Mat, rows: number): Csr => {
+      const indptr = new Int32Array(rows + 1);
+      const indices: number[] = [];
+      const data: number[] = [];
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j < d; j++) {
+          if (M.data[i * d + j] !== 0) {
+            indices.push(j);
+            data.push(M.data[i * d + j]!);
+          }
+        }
+        indptr[i + 1] = indices.length;
+      }
+      return {
+        rows,
+        cols: d,
+        indptr,
+        indices: Int32Array.from(indices),
+        data: Float64Array.from(data),
+      };
+    };
+    const m = 70;
+    const dense = nearestAnchors(X, { rows: m, cols: d, data: X.data.slice(0, m * d) }, 12);
+    const sparse = nearestAnchorsSparse(toCsr(X, n), toCsr(X, m), 12);
+    expect([...sparse.index]).toEqual([...dense.index]);
+    expect([...sparse.dist]).toEqual([...dense.dist]);
+    expect(Math.abs(sparse.total - dense.total)).toBeLessThanOrEqual(1e-12 * dense.total);
   });
 
   it('refuses k outside 1..m and mismatched widths', () => {

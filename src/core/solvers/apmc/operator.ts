@@ -20,18 +20,41 @@ import type { Mat } from '../../linalg/types';
 import type { Groups } from './groups';
 import type { PairGraph } from './similarity';
 
+/** Scratch of one product: U_h per segment of each pair and one W, for blocks of width b. */
+interface Scratch {
+  readonly b: number;
+  readonly U: Float64Array[][];
+  readonly W: Float64Array[];
+}
+
+function scratchFor(pairs: readonly PairGraph[], b: number): Scratch {
+  return {
+    b,
+    U: pairs.map((p) => p.segments.map(() => new Float64Array(p.m * b))),
+    W: pairs.map((p) => new Float64Array(p.m * b)),
+  };
+}
+
 /** Y (n × b) ← S·X for the total similarity S. */
-function applySimilarity(groups: Groups, pairs: readonly PairGraph[], X: Mat, Y: Mat): void {
+function applySimilarity(
+  groups: Groups,
+  pairs: readonly PairGraph[],
+  X: Mat,
+  Y: Mat,
+  scratch: Scratch,
+): void {
   const b = X.cols;
   const G = groups.patterns.length;
   const x = X.data;
   const y = Y.data;
   y.fill(0);
-  for (const p of pairs) {
+  pairs.forEach((p, pi) => {
     const { m, samples, indptr, indices, data, lambda, segments } = p;
-    const U = segments.map(() => new Float64Array(m * b));
+    const U = scratch.U[pi]!;
+    const W = scratch.W[pi]!;
     segments.forEach((seg, s) => {
       const u = U[s]!;
+      u.fill(0);
       for (let r = seg.from; r < seg.to; r++) {
         const xi = samples[r]! * b;
         for (let q = indptr[r]!; q < indptr[r + 1]!; q++) {
@@ -40,9 +63,11 @@ function applySimilarity(groups: Groups, pairs: readonly PairGraph[], X: Mat, Y:
           for (let c = 0; c < b; c++) u[uj + c]! += z * x[xi + c]!;
         }
       }
-      for (let j = 0; j < m; j++) for (let c = 0; c < b; c++) u[j * b + c]! *= lambda[j]!;
+      for (let j = 0; j < m; j++) {
+        const l = lambda[j]!;
+        for (let c = 0; c < b; c++) u[j * b + c]! *= l;
+      }
     });
-    const W = new Float64Array(m * b);
     for (const seg of segments) {
       W.fill(0);
       segments.forEach((h, s) => {
@@ -59,12 +84,26 @@ function applySimilarity(groups: Groups, pairs: readonly PairGraph[], X: Mat, Y:
         }
       }
     }
-  }
+  });
 }
 
-/** The total similarity S as a symmetric operator. */
+/**
+ * The total similarity S as a symmetric operator. Its scratch (G_p + 1 blocks of m_p × b per
+ * pair) is allocated on the first product of each block width and reused.
+ */
 export function similarityOp(groups: Groups, pairs: readonly PairGraph[]): SymOp {
-  return { n: groups.n, apply: (X, Y) => applySimilarity(groups, pairs, X, Y) };
+  const cache = new Map<number, Scratch>();
+  return {
+    n: groups.n,
+    apply(X, Y) {
+      let s = cache.get(X.cols);
+      if (!s) {
+        s = scratchFor(pairs, X.cols);
+        cache.set(X.cols, s);
+      }
+      applySimilarity(groups, pairs, X, Y, s);
+    },
+  };
 }
 
 /** (n,) the degrees d = S·1. */

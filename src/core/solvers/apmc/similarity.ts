@@ -19,13 +19,48 @@
  * Cost per pair O(n_ab·m·(d_a + d_b)) for the distances (row blocks, `nearestAnchors`), O(n_ab·k_a)
  * memory for Z.
  */
-import { nearestAnchors } from '../../graph/anchor-knn';
+import { nearestAnchors, nearestAnchorsSparse } from '../../graph/anchor-knn';
 import { gatherRows } from '../../linalg/rows';
-import type { Mat } from '../../linalg/types';
+import type { Csr, Mat } from '../../linalg/types';
 import { hasView, samplesWhere, type Groups } from './groups';
 
 /** Entries of a normalised anchor row below this are set to 0 (the reference's threshold). */
 const ZERO_BELOW = 1e-10;
+
+/** Below this share of nonzeros a view's distances go through sparse dot products. */
+const SPARSE_BELOW = 0.1;
+
+/** The nonzeros of X as CSR (sorted columns), or null when more than SPARSE_BELOW are nonzero. */
+function sparseOrNull(X: Mat): Csr | null {
+  let nnz = 0;
+  for (const x of X.data) if (x !== 0) nnz++;
+  if (nnz > SPARSE_BELOW * X.data.length) return null;
+  const indptr = new Int32Array(X.rows + 1);
+  const indices = new Int32Array(nnz);
+  const data = new Float64Array(nnz);
+  let q = 0;
+  for (let r = 0; r < X.rows; r++) {
+    for (let j = 0; j < X.cols; j++) {
+      const x = X.data[r * X.cols + j]!;
+      if (x === 0) continue;
+      indices[q] = j;
+      data[q++] = x;
+    }
+    indptr[r + 1] = q;
+  }
+  return { rows: X.rows, cols: X.cols, indptr, indices, data };
+}
+
+/** The k nearest anchors (the first m rows of X) of every row of X, sparse when X is. */
+function neighbours(X: Mat, m: number, k: number): ReturnType<typeof nearestAnchors> {
+  const sp = sparseOrNull(X);
+  if (sp) {
+    const A: Csr = { ...sp, rows: m, indptr: sp.indptr.subarray(0, m + 1) };
+    return nearestAnchorsSparse(sp, A, k);
+  }
+  const A: Mat = { rows: m, cols: X.cols, data: X.data.subarray(0, m * X.cols) };
+  return nearestAnchors(X, A, k);
+}
 
 /** One view pair's sample-to-anchor matrix Z (CSR over the pair's rows) and its weights. */
 export interface PairGraph {
@@ -68,8 +103,7 @@ interface ViewRows {
  */
 function viewRows(X: Mat, m: number, k: number): ViewRows {
   const nv = X.rows;
-  const A: Mat = { rows: m, cols: X.cols, data: X.data.subarray(0, m * X.cols) };
-  const nn = nearestAnchors(X, A, k);
+  const nn = neighbours(X, m, k);
   const sigma = (4 * nn.total) / (nv * m);
   const indptr = new Int32Array(nv + 1);
   const indices = new Int32Array(nv * k);
