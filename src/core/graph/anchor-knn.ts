@@ -7,13 +7,14 @@
  *   X: (n, d) samples, A: (m, d) anchors, D_ij = max(‖x_i‖² + ‖a_j‖² − 2·x_i·a_j, 0)
  *   → index (n, k) anchor positions, nearest first; dist (n, k) their D_ij; total Σ_ij D_ij.
  *
- * D is computed in row blocks through `squaredDistances` (GEMM), so memory is O(block·m + n·k),
+ * D is computed in row blocks through GEMM (into one block buffer), so memory is O(block·m + n·k),
  * never n × m; time O(n·m·d) for the products and O(n·m) for the selection (a sorted insertion
  * into k slots, taken only by a distance strictly below the current k-th: a later anchor never
  * displaces an equal earlier one). `total` is the sum of the whole D the reference averages for
  * its bandwidth, accumulated block by block.
  */
-import { squaredDistances } from '../kernels/distances';
+import { matmulTB } from '../linalg/kernels';
+import { rowSquaredNorms } from '../linalg/rows';
 import { transposeCsr } from '../linalg/sparse';
 import type { Csr, Mat } from '../linalg/types';
 
@@ -127,12 +128,20 @@ export function nearestAnchors(X: Mat, A: Mat, k: number): AnchorNeighbours {
   const index = new Int32Array(n * k);
   const dist = new Float64Array(n * k);
   let total = 0;
-  const step = blockRows(m);
+  const step = Math.min(n, blockRows(m));
+  // One distance block for the whole call: D = X_block·Aᵀ in place, then the expansion
+  // max(‖x‖² + ‖a‖² − 2·x·a, 0) of `squaredDistances`, entry by entry with its bits.
+  const na = rowSquaredNorms(A);
+  const buf = new Float64Array(step * m);
   for (let r0 = 0; r0 < n; r0 += step) {
     const rows = Math.min(step, n - r0);
     const block: Mat = { rows, cols: d, data: X.data.subarray(r0 * d, (r0 + rows) * d) };
-    const D = squaredDistances(block, A).data;
-    for (let r = 0; r < rows; r++) total += selectRow(D, r * m, m, k, index, dist, (r0 + r) * k);
+    const D = matmulTB(block, A, { rows, cols: m, data: buf.subarray(0, rows * m) }).data;
+    const nx = rowSquaredNorms(block);
+    for (let r = 0; r < rows; r++) {
+      for (let j = 0; j < m; j++) D[r * m + j] = Math.max(nx[r]! + na[j]! - 2 * D[r * m + j]!, 0);
+      total += selectRow(D, r * m, m, k, index, dist, (r0 + r) * k);
+    }
   }
   return { index, dist, total };
 }
