@@ -4,10 +4,9 @@
  * scaling (dense and CSR give the same values; the 1e-12 floor; zero rows stay zero).
  */
 import { describe, expect, it } from 'vitest';
-import type { View } from '../../../src/core/dataset';
 import { createRng } from '../../../src/core/random';
 import { referenceUnitRowsView, scaledNorm2 } from '../../../src/core/views/reference-norm';
-import { denseView } from '../../helpers/toy';
+import { denseView, handViews } from '../../helpers/toy';
 
 describe('scaledNorm2', () => {
   it('hand cases', () => {
@@ -31,31 +30,34 @@ describe('scaledNorm2', () => {
 });
 
 describe('referenceUnitRowsView', () => {
-  const dense = denseView(
-    'a',
-    [0, 2, 3],
-    [
-      [3, 4],
-      [0, 0],
-      [1e-13, 0],
-    ],
-  );
-  const csr: View = {
-    name: 'b',
-    d: 2,
-    present: Int32Array.from([0, 2, 3]),
-    values: {
-      kind: 'csr',
-      rows: 3,
-      cols: 2,
-      indptr: Int32Array.from([0, 2, 2, 3]),
-      indices: Int32Array.from([0, 1, 0]),
-      data: Float64Array.from([3, 4, 1e-13]),
-    },
-  };
-  it('divides by max(1e-12, ‖x‖); zero rows stay 0; dense and CSR agree', () => {
-    expect([...referenceUnitRowsView(dense).values.data]).toEqual([3 / 5, 4 / 5, 0, 0, 0.1, 0]);
-    expect([...referenceUnitRowsView(csr).values.data]).toEqual([3 / 5, 4 / 5, 0.1]);
-    expect(dense.values.data[0]).toBe(3);
+  it('divides by max(1e-12, ‖x‖); dense and CSR agree; the input is not changed', () => {
+    const { dense, csr } = handViews();
+    const d = referenceUnitRowsView(dense).values.data;
+    expect([...d]).toEqual([
+      1 / scaledNorm2(Float64Array.from([1, 2])),
+      2 / scaledNorm2(Float64Array.from([1, 2])),
+      3 / scaledNorm2(Float64Array.from([3, 6])),
+      6 / scaledNorm2(Float64Array.from([3, 6])),
+    ]);
+    for (let t = 0; t < 4; t++)
+      expect(
+        Math.abs(d[t]! - dense.values.data[t]! / Math.hypot(...(t < 2 ? [1, 2] : [3, 6]))),
+      ).toBeLessThan(1e-15);
+    expect([...referenceUnitRowsView(csr).values.data]).toEqual([
+      1,
+      2 / scaledNorm2(Float64Array.from([2, 8])),
+      8 / scaledNorm2(Float64Array.from([2, 8])),
+    ]);
+    expect(dense.values.data[0]).toBe(1);
+    // A zero sample stays 0; a tiny one is divided by the floor 1e-12, not by its norm.
+    const tiny = denseView(
+      't',
+      [0, 1],
+      [
+        [0, 0],
+        [1e-13, 0],
+      ],
+    );
+    expect([...referenceUnitRowsView(tiny).values.data]).toEqual([0, 0, 1e-13 / 1e-12, 0]);
   });
 });
