@@ -13,17 +13,47 @@
  * (the reference's all-zero rows, which it never reads for a missing sample).
  */
 import { normaliseRows } from '../../graph/spectral';
-import { blockEig } from '../../linalg/blockeig';
+import { blockEig, type BlockEigResult } from '../../linalg/blockeig';
+import { symEigSelect } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
 import type { View } from '../../dataset';
 import { denseRows } from '../../views/present';
 import type { SolverStep } from '../types';
 import type { Groups } from './groups';
+import { denseSimilarity } from './dense';
 import { degrees, shiftedLaplacianOp, similarityOp, similarityTrace } from './operator';
 import { pairGraph, type PairGraph } from './similarity';
 
 /** Relative residual tolerance of the Laplacian eigenpairs (values then to ~1e-16·‖L‖). */
 const EIG_TOL = 1e-10;
+
+/**
+ * Up to this many samples L is formed (n² doubles, 2 MB at the limit) and decomposed densely:
+ * a few hundred operator products cost more there than one tridiagonalisation.
+ */
+export const DENSE_SPECTRUM_BELOW = 512;
+
+/** The want smallest eigenpairs of L = D − S, formed densely (n ≤ DENSE_SPECTRUM_BELOW). */
+function denseBottom(
+  groups: Groups,
+  pairs: readonly PairGraph[],
+  deg: Float64Array,
+  want: number,
+): BlockEigResult {
+  const L = denseSimilarity(groups, pairs);
+  const n = L.rows;
+  for (let t = 0; t < L.data.length; t++) L.data[t] = -L.data[t]!;
+  for (let i = 0; i < n; i++) L.data[i * n + i]! += deg[i]!;
+  const e = symEigSelect(L, want, 'lowest');
+  return {
+    values: e.values,
+    vectors: e.vectors,
+    residualNorms: new Float64Array(want),
+    iterations: 0,
+    matvecs: 0,
+    converged: true,
+  };
+}
 
 /**
  * Every pair's anchor graph, one step per pair. `unitViews`: the views with unit-L2 samples
@@ -70,8 +100,16 @@ export interface ApmcSpectrum {
   readonly trace: number;
 }
 
-/** L = D − S and its c + 1 smallest eigenpairs; the embedding from the c smallest. */
-export function spectrum(groups: Groups, pairs: readonly PairGraph[], c: number): ApmcSpectrum {
+/**
+ * L = D − S and its c + 1 smallest eigenpairs; the embedding from the c smallest. Below
+ * `denseBelow` samples L is decomposed densely, else by the block eigensolver on the operator.
+ */
+export function spectrum(
+  groups: Groups,
+  pairs: readonly PairGraph[],
+  c: number,
+  denseBelow = DENSE_SPECTRUM_BELOW,
+): ApmcSpectrum {
   const S = similarityOp(groups, pairs);
   const deg = degrees(S);
   let dmax = 0;
@@ -83,11 +121,14 @@ export function spectrum(groups: Groups, pairs: readonly PairGraph[], c: number)
   // L's spectrum lies in [0, 2·d_max] (Gershgorin), so M = 2·d_max·I − L is positive semidefinite.
   const shift = 2 * dmax;
   const want = Math.min(groups.n, c + 1);
-  const r = blockEig(shiftedLaplacianOp(S, deg, shift), want, {
-    which: 'largest',
-    tol: EIG_TOL,
-    bounds: { lower: 0, upper: shift },
-  });
+  const dense = groups.n <= denseBelow;
+  const r = dense
+    ? denseBottom(groups, pairs, deg, want)
+    : blockEig(shiftedLaplacianOp(S, deg, shift), want, {
+        which: 'largest',
+        tol: EIG_TOL,
+        bounds: { lower: 0, upper: shift },
+      });
   const n = groups.n;
   const F: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
   for (let i = 0; i < n; i++) {
@@ -95,7 +136,7 @@ export function spectrum(groups: Groups, pairs: readonly PairGraph[], c: number)
   }
   return {
     embedding: normaliseRows(F),
-    values: Float64Array.from(r.values, (x) => shift - x),
+    values: dense ? r.values : Float64Array.from(r.values, (x) => shift - x),
     residualNorms: r.residualNorms,
     converged: r.converged,
     iterations: r.iterations,

@@ -8,7 +8,7 @@
 import { referenceUnitRowsView } from '../../views/reference-norm';
 import { SolverInputError } from '../params';
 import { defineSolver, type ParamsOf, type ProblemShape, type SolverInput } from '../types';
-import { pairGraphs, spectrum } from './apmc';
+import { DENSE_SPECTRUM_BELOW, pairGraphs, spectrum } from './apmc';
 import { hasView, presenceGroups, type Groups } from './groups';
 import { apmcSchema } from './params';
 
@@ -89,8 +89,10 @@ function footprintBytes({ n, dims, present, k }: ProblemShape, anchors: number):
     }
   }
   // The gathered rows of one view, a distance block, Z of every pair, the operator's buffers and
-  // the eigensolver's eight n × b blocks.
-  return 8 * (dense + widest + (1 << 19) + graphs + buffers + 8 * n * b);
+  // the eigensolver's eight n × b blocks; up to DENSE_SPECTRUM_BELOW samples L and its full
+  // eigendecomposition instead (three n × n arrays, at most 6 MB).
+  const spectral = n <= DENSE_SPECTRUM_BELOW ? 3 * n * n : 8 * n * b;
+  return 8 * (dense + widest + (1 << 19) + graphs + buffers + spectral);
 }
 
 /** APMC; see README.md. */

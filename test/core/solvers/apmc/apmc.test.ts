@@ -190,7 +190,7 @@ describe('apmc similarity', () => {
 });
 
 describe('apmc spectral step', () => {
-  it('the eigenvalues equal a full decomposition of the dense Laplacian', async () => {
+  it('the eigenvalues of both paths equal a full decomposition of the dense Laplacian', async () => {
     const { symEigValues } = await import('../../../../src/core/linalg/kernels');
     const ds = intData(300, 3, 8, 9);
     const { groups, pairs } = graphs(ds, 5);
@@ -203,9 +203,28 @@ describe('apmc spectral step', () => {
       L[i * n + i]! += d;
     }
     const all = symEigValues({ rows: n, cols: n, data: L });
-    const sp = spectrum(groups, pairs, 4);
+    // The operator path (forced: dense below 512 samples) and the dense path.
+    const sp = spectrum(groups, pairs, 4, 0);
+    const dense = spectrum(groups, pairs, 4);
     expect(sp.converged).toBe(true);
-    for (let j = 0; j < 5; j++) expect(Math.abs(sp.values[j]! - all[j]!)).toBeLessThan(1e-12);
+    expect(sp.matvecs).toBeGreaterThan(0);
+    expect(dense.matvecs).toBe(0);
+    for (let j = 0; j < 5; j++) {
+      expect(Math.abs(sp.values[j]! - all[j]!)).toBeLessThan(1e-12);
+      expect(Math.abs(dense.values[j]! - all[j]!)).toBeLessThan(1e-12);
+    }
+    // The same embedding up to a rotation: equal row Gram matrices F·Fᵀ on a few rows.
+    for (let i = 0; i < 20; i++) {
+      for (let j = 0; j < 20; j++) {
+        let a = 0;
+        let b = 0;
+        for (let t = 0; t < 4; t++) {
+          a += sp.embedding.data[i * 4 + t]! * sp.embedding.data[j * 4 + t]!;
+          b += dense.embedding.data[i * 4 + t]! * dense.embedding.data[j * 4 + t]!;
+        }
+        expect(Math.abs(a - b)).toBeLessThan(1e-8);
+      }
+    }
     // F'F = I before the row scaling: rows are unit length after it.
     for (let i = 0; i < n; i++) {
       let s = 0;
