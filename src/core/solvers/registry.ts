@@ -4,6 +4,7 @@
  * imported here.
  */
 import { amgl } from './amgl';
+import { apmc } from './apmc';
 import { bsv } from './bsv';
 import { bsvKmeans } from './bsv-kmeans';
 import { cgl, cgmvcNc } from './cgl';
@@ -50,3 +51,4 @@ register(mvgl);
 register(mlrsscPairwise, mlrsscCentroid, kmlrsscPairwise, kmlrsscCentroid);
 register(ueaf);
 register(eeimvc);
+register(apmc);

@@ -88,6 +88,7 @@ describe('declarations of the registered solvers', () => {
       'kmlrssc-centroid': ['complete', false],
       ueaf: ['incomplete', false],
       eeimvc: ['incomplete', false],
+      apmc: ['incomplete', false],
     });
   });
 
