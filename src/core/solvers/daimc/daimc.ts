@@ -9,12 +9,12 @@
  *   1. U_v solves (α·B_v·B_vᵀ)·U + U·(Vᵀ·W_v·V) = X_v·W_v·V + α·B_v (exact, per view);
  *   2. V: inner semi-NMF loop, V ← V ⊙ √((Σ_v W_v[X_vᵀU_v]⁺ + Σ_v W_v·V·[G_v]⁻) ⊘
  *      max(Σ_v W_v[X_vᵀU_v]⁻ + Σ_v W_v·V·[G_v]⁺, 1e-10)), G_v = U_vᵀU_v, until the relative
- *      change of Σ_v ‖(X_v − U_v·Vᵀ)·W_v‖² is below `innerTol` or `innerMaxIter` passes;
+ *      change of Σ_v ‖(X_v − U_v·Vᵀ)·W_v‖² is below `innerTol` or `innerIterations` passes;
  *   3. Q = diag(column sums of V): V ← V·Q⁻¹, U_v ← U_v·Q;
  *   4. B_v = (½β·D_v + U_v·U_vᵀ)⁻¹·U_v with D_v = diag(1/√(‖b_i‖² + 1e-10)) of the previous
  *      B_v, then D_v from the new B_v;
  *   5. the objective above with β·Σ_i √(‖b_i‖² + 1e-10) for the L2,1 term; stop when its
- *      relative change is below `tol` (never at the first iteration) or after `maxIter`.
+ *      relative change is below `tol` (never at the first iteration) or after `iterations`.
  *
  * Where the arithmetic departs from the reference (same solution, not the same operations):
  * W_v is never formed (the reference's n × n diagonal): products with it are row selections of
@@ -50,8 +50,8 @@ export interface DaimcOptions {
   readonly alpha: number;
   /** β: weight of the L2,1 norm of B_v. */
   readonly beta: number;
-  readonly maxIter: number;
-  readonly innerMaxIter: number;
+  readonly iterations: number;
+  readonly innerIterations: number;
   /** Relative change of the objective that stops the outer loop. */
   readonly tol: number;
   /** Relative change of the reconstruction error that stops the V loop. */
@@ -66,7 +66,7 @@ export interface DaimcResult {
   /** Objective after each outer iteration. */
   readonly objective: number[];
   /** Passes of the V loop in each outer iteration. */
-  readonly innerIterations: number[];
+  readonly vPasses: number[];
   /** True when the relative-change test stopped the loop (not the cap or the guard). */
   readonly converged: boolean;
   /** Column sums of V at the start, after its normalisation (the reference's V0 check). */
@@ -244,7 +244,7 @@ function updateV(
       quad += V.data[p]! * (Pp[p]! - Pm[p]!);
     }
     const recon = xx - 2 * cross + quad;
-    if (settled(recon, before, options.innerTol) || pass === options.innerMaxIter) {
+    if (settled(recon, before, options.innerTol) || pass === options.innerIterations) {
       return { passes: pass, recon };
     }
     before = recon;
@@ -289,7 +289,7 @@ export function* daimcIterate(
   const D = B.map((Bv) => new Float64Array(Bv.rows));
   B.forEach((Bv, v) => rowWeights(Bv, D[v]!));
   const objective: number[] = [];
-  const innerIterations: number[] = [];
+  const vPasses: number[] = [];
   const { alpha, beta } = options;
   for (let time = 1; ; time++) {
     // 1. U_v from the Sylvester equation with the current V and B_v.
@@ -309,7 +309,7 @@ export function* daimcIterate(
       xx,
     };
     const { passes, recon } = updateV(input, groups, V, terms, options);
-    innerIterations.push(passes);
+    vPasses.push(passes);
     // 3. Column normalisation (U_v·Vᵀ, hence `recon`, unchanged).
     normalizeColumns(V, U);
     // 4–5. B_v by the reweighted ridge, D_v, the objective.
@@ -322,11 +322,11 @@ export function* daimcIterate(
     });
     const before = objective.at(-1) ?? 0;
     objective.push(f);
-    yield { stage: 'solve', iteration: time, objective: f, values: { innerIterations: passes } };
+    yield { stage: 'solve', iteration: time, objective: f, values: { vPasses: passes } };
     const done = settled(f, before, options.tol);
-    if (done || time === options.maxIter) {
+    if (done || time === options.iterations) {
       const converged = done && Math.abs(f - before) <= DIVERGED;
-      return { V, U, B, objective, innerIterations, converged, startColumnSums };
+      return { V, U, B, objective, vPasses, converged, startColumnSums };
     }
   }
 }

@@ -33,8 +33,8 @@ export function daimcOptions(p: P): DaimcOptions {
   return {
     alpha: p.alpha,
     beta: p.beta,
-    maxIter: p.maxIter,
-    innerMaxIter: p.innerMaxIter,
+    iterations: p.iterations,
+    innerIterations: p.innerIterations,
     tol: p.tol,
     innerTol: p.innerTol,
   };
@@ -94,10 +94,10 @@ function* run(
         `mean only for the start's k-means (missing per view: ${missing.join(', ')} of ${ds.n})`,
       `start: per view k-means (k-means++, ${params.startReplicates} starts) of the mean-filled ` +
         "view, as the reference's newinit (its litekmeans draws random samples instead)",
-      `V passes per iteration: ${r.innerIterations.join(', ')}`,
+      `V passes per iteration: ${r.vPasses.join(', ')}`,
     ],
     diagnostics: {
-      innerIterations: r.innerIterations,
+      vPasses: r.vPasses,
       startColumnSums: Array.from(r.startColumnSums),
       uFrobenius: r.U.map(frobenius),
       bFrobenius: r.B.map(frobenius),
@@ -131,7 +131,7 @@ export const daimc = defineSolver({
   run,
   input: 'incomplete',
   monotone: false,
-  iterationCap: (p) => p.maxIter,
+  iterationCap: (p) => p.iterations,
   footprint: (shape) => ({
     bytes: footprintBytes(shape),
     quadratic: false,
@@ -144,9 +144,9 @@ export const daimc = defineSolver({
     const start = dims.reduce((a, d) => a + 30 * p.startReplicates * n * d * k, 0);
     const iteration = dims.reduce(
       (a, d, v) =>
-        a + 4 * present[v]! * d * k + 10 * d * k * k + p.innerMaxIter * 4 * present[v]! * k * k,
+        a + 4 * present[v]! * d * k + 10 * d * k * k + p.innerIterations * 4 * present[v]! * k * k,
       0,
     );
-    return { solve: start + p.maxIter * iteration, kmeans: n * k * k, perSeed: true };
+    return { solve: start + p.iterations * iteration, kmeans: n * k * k, perSeed: true };
   },
 });

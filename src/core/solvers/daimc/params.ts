@@ -19,22 +19,25 @@ export const daimcSchema = {
     type: 'number',
     min: 0,
     max: 1e12,
+    exclusiveMin: true,
     default: 1e4,
     doc: 'β, weight of the L2,1 norm of the regressions B_v inside the alignment term (default 1e4).',
   },
-  maxIter: {
+  iterations: {
     type: 'int',
     min: 1,
     max: 1000,
     default: 30,
-    doc: 'Cap on outer iterations (U, V, B updates); the reference stops at 30.',
+    doc: "Cap on outer iterations (U, V, B updates); the reference's maxIter, 30.",
   },
-  innerMaxIter: {
+  innerIterations: {
     type: 'int',
     min: 1,
     max: 1000,
     default: 30,
-    doc: 'Cap on passes of the multiplicative V update inside each outer iteration (reference 30).',
+    doc:
+      'Cap on passes of the multiplicative V update inside each outer iteration (the ' +
+      "reference's innerMaxIter, 30).",
   },
   tol: {
     type: 'number',

@@ -47,20 +47,20 @@ describe('daimc parameters', () => {
     const p = params();
     expect(p['alpha']).toBe(run.params['afa']);
     expect(p['beta']).toBe(run.params['beta']);
-    expect(p['maxIter']).toBe(run.params['maxIter']);
-    expect(p['innerMaxIter']).toBe(run.params['innerMaxIter']);
+    expect(p['iterations']).toBe(run.params['maxIter']);
+    expect(p['innerIterations']).toBe(run.params['innerMaxIter']);
     expect(p['tol']).toBe(run.params['tol']);
     expect(p['innerTol']).toBe(1e-4);
     expect(p['startReplicates']).toBe(20);
     expect(getSolver('daimc')).toBe(daimc);
     expect(daimc.input).toBe('incomplete');
-    expect(daimc.iterationCap(params({ maxIter: 7 }))).toBe(7);
+    expect(daimc.iterationCap(params({ iterations: 7 }))).toBe(7);
   });
 
   it('names the parameter and its bounds', () => {
     expect(() => params({ alpha: -1 })).toThrow(/parameter 'alpha' must be a number from 0/);
-    expect(() => params({ maxIter: 0 })).toThrow(
-      "parameter 'maxIter' must be an integer from 1 to 1000; got 0",
+    expect(() => params({ iterations: 0 })).toThrow(
+      "parameter 'iterations' must be an integer from 1 to 1000; got 0",
     );
     expect(() => params({ gamma: 1 })).toThrow(ParamError);
   });
@@ -94,7 +94,7 @@ describe('daimc against the reference arithmetic (dense, n × n W_v, d × d solv
     ['the defaults (α = 1e-4, β = 1e4)', daimcOptions(params() as DaimcParams)],
     [
       'α = 0.5, β = 2 (the alignment terms matter)',
-      daimcOptions(params({ alpha: 0.5, beta: 2, maxIter: 12 }) as DaimcParams),
+      daimcOptions(params({ alpha: 0.5, beta: 2, iterations: 12 }) as DaimcParams),
     ],
   ];
   for (const [name, o] of cases) {
@@ -104,7 +104,7 @@ describe('daimc against the reference arithmetic (dense, n × n W_v, d × d solv
       const start = { kind: 'labels', labels } as const;
       const { output } = drain(daimcIterate(incompleteInput(inputOf(ds)), 3, o, start));
       expect(output.objective.length).toBe(want.objective.length);
-      expect(output.innerIterations).toEqual(want.innerIterations);
+      expect(output.vPasses).toEqual(want.innerIterations);
       output.objective.forEach((f, t) => {
         expect(Math.abs(f - want.objective[t]!) / want.objective[t]!).toBeLessThan(1e-10);
       });
@@ -157,7 +157,7 @@ describe('daimc on a toy', () => {
 
   it('V ≥ 0 with unit column sums; the objective is the last step; the seed decides', () => {
     const ds = synthesize({ n: 90, k: 3, dims: [8, 6], completeFraction: 0.4, seed: 9 });
-    const p = params({ maxIter: 10 });
+    const p = params({ iterations: 10 });
     const a = drain(daimc.run(inputOf(ds), p, 3, createRng(5)));
     const b = drain(daimc.run(inputOf(ds), p, 3, createRng(5)));
     const V = a.output.embedding;

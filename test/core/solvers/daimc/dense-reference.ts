@@ -167,7 +167,7 @@ export function denseDaimc(
       );
       let ff = 0;
       for (let v = 0; v < nv; v++) ff += sumSq(mul(sub(X[v]!, mul(U[v]!, transpose(V))), W[v]!));
-      if (Math.abs((ff - fi) / fi) < o.innerTol || pass === o.innerMaxIter) {
+      if (Math.abs((ff - fi) / fi) < o.innerTol || pass === o.innerIterations) {
         innerIterations.push(pass);
         break;
       }
@@ -187,7 +187,7 @@ export function denseDaimc(
       ff += recon + o.alpha * (align + o.beta * l21);
     }
     objective.push(ff);
-    if (Math.abs(ff - f) / f < o.tol || time === o.maxIter) break;
+    if (Math.abs(ff - f) / f < o.tol || time === o.iterations) break;
     f = ff;
   }
   return { objective, innerIterations, V, U, B };
