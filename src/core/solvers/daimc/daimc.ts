@@ -130,6 +130,8 @@ export interface PresenceGroups {
   /** The samples ordered by group: group g is order[first[g] .. first[g + 1]). */
   readonly order: Int32Array;
   readonly first: Int32Array;
+  /** position[i]: where sample i sits in `order`. */
+  readonly position: Int32Array;
 }
 
 /** Groups of the presence matrix A (n, V) 0/1. O(n·V). */
@@ -154,43 +156,61 @@ export function presenceGroups(A: Mat): PresenceGroups {
   for (let g = 0; g < views.length; g++) first[g + 1]! += first[g]!;
   const next = first.slice(0, views.length);
   const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[next[group[i]!]!++] = i;
-  return { views, order, first };
+  const position = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    position[i] = next[group[i]!]!;
+    order[next[group[i]!]!++] = i;
+  }
+  return { views, order, first, position };
 }
 
+/** Groups with at least this many samples take GEMM for their products (else a plain loop). */
+const GEMM_ROWS = 64;
+
 /**
- * P^± (n, k): row i = v_i·Σ_{v ∋ i} G_v^±, i.e. Σ_v W_v·V·[G_v]^±, one k × k sum per presence
- * group. O(n·k² + groups·V·k²).
+ * P^± (n, k), rows in group order: row q = v_q·Σ_{v ∋ q} G_v^±, i.e. Σ_v W_v·V·[G_v]^±, with
+ * the k × k sums formed once per presence group; Vg holds V's rows in group order, so a group
+ * is a block of rows. O(n·k² + groups·V·k²).
  */
 function gramProducts(
-  V: Mat,
+  Vg: Mat,
   groups: PresenceGroups,
   t: VLoopTerms,
   Pp: Float64Array,
   Pm: Float64Array,
 ): void {
-  const k = V.cols;
-  const gp = new Float64Array(k * k);
-  const gm = new Float64Array(k * k);
+  const k = Vg.cols;
+  const gp: Mat = { rows: k, cols: k, data: new Float64Array(k * k) };
+  const gm: Mat = { rows: k, cols: k, data: new Float64Array(k * k) };
   groups.views.forEach((views, g) => {
-    gp.fill(0);
-    gm.fill(0);
+    gp.data.fill(0);
+    gm.data.fill(0);
     for (const v of views) {
       for (let p = 0; p < k * k; p++) {
-        gp[p]! += t.Gplus[v]![p]!;
-        gm[p]! += t.Gminus[v]![p]!;
+        gp.data[p]! += t.Gplus[v]![p]!;
+        gm.data[p]! += t.Gminus[v]![p]!;
       }
     }
-    for (let q = groups.first[g]!; q < groups.first[g + 1]!; q++) {
-      const o = groups.order[q]! * k;
-      Pp.fill(0, o, o + k);
-      Pm.fill(0, o, o + k);
+    const q0 = groups.first[g]!;
+    const m = groups.first[g + 1]! - q0;
+    if (m >= GEMM_ROWS) {
+      const block = (x: Float64Array): Mat => ({
+        rows: m,
+        cols: k,
+        data: x.subarray(q0 * k, (q0 + m) * k),
+      });
+      matmul(block(Vg.data), gp, block(Pp));
+      matmul(block(Vg.data), gm, block(Pm));
+      return;
+    }
+    Pp.fill(0, q0 * k, (q0 + m) * k);
+    Pm.fill(0, q0 * k, (q0 + m) * k);
+    for (let o = q0 * k; o < (q0 + m) * k; o += k) {
       for (let a = 0; a < k; a++) {
-        const va = V.data[o + a]!;
-        if (va === 0) continue;
+        const va = Vg.data[o + a]!;
         for (let c = 0; c < k; c++) {
-          Pp[o + c]! += va * gp[a * k + c]!;
-          Pm[o + c]! += va * gm[a * k + c]!;
+          Pp[o + c]! += va * gp.data[a * k + c]!;
+          Pm[o + c]! += va * gm.data[a * k + c]!;
         }
       }
     }
@@ -199,8 +219,9 @@ function gramProducts(
 
 /**
  * The V loop (step 2): V updated in place; returns the passes and the last reconstruction
- * error. numX / denX (n, k): Σ_v W_v[X_vᵀU_v]^±, fixed during the loop; P^± (gramProducts)
- * of the current V serve both the update and the error
+ * error. It works on V's rows in group order (Vg; copied back at the end). numX / denX (n, k):
+ * Σ_v W_v[X_vᵀU_v]^±, fixed during the loop; P^± (gramProducts) of the current V serve both
+ * the update and the error
  *   Σ_v ‖(X_v − U_v·Vᵀ)·W_v‖² = Σ_v ‖X_v‖² − 2·Σ_i v_i·(numX − denX)_i + Σ_i v_i·(P⁺ − P⁻)_i.
  */
 function updateV(
@@ -217,7 +238,7 @@ function updateV(
   input.views.forEach((view, v) => {
     const xu = t.XU[v]!.data;
     for (let r = 0; r < view.present.length; r++) {
-      const o = view.present[r]! * k;
+      const o = groups.position[view.present[r]!]! * k;
       for (let c = 0; c < k; c++) {
         const x = xu[r * k + c]!;
         if (x > 0) numX[o + c]! += x;
@@ -226,25 +247,28 @@ function updateV(
     }
   });
   const xx = t.xx.reduce((a, b) => a + b, 0);
+  const Vg = gatherRows(V, groups.order);
   const Pp = new Float64Array(n * k);
   const Pm = new Float64Array(n * k);
-  gramProducts(V, groups, t, Pp, Pm);
+  gramProducts(Vg, groups, t, Pp, Pm);
   let before = 0;
   for (let pass = 1; ; pass++) {
+    const x = Vg.data;
     for (let p = 0; p < n * k; p++) {
-      const num = numX[p]! + Pm[p]!;
-      const den = Math.max(denX[p]! + Pp[p]!, DEN_FLOOR);
-      V.data[p]! *= Math.sqrt(num / den);
+      x[p]! *= Math.sqrt((numX[p]! + Pm[p]!) / Math.max(denX[p]! + Pp[p]!, DEN_FLOOR));
     }
-    gramProducts(V, groups, t, Pp, Pm);
+    gramProducts(Vg, groups, t, Pp, Pm);
     let cross = 0;
     let quad = 0;
     for (let p = 0; p < n * k; p++) {
-      cross += V.data[p]! * (numX[p]! - denX[p]!);
-      quad += V.data[p]! * (Pp[p]! - Pm[p]!);
+      cross += x[p]! * (numX[p]! - denX[p]!);
+      quad += x[p]! * (Pp[p]! - Pm[p]!);
     }
     const recon = xx - 2 * cross + quad;
     if (settled(recon, before, options.innerTol) || pass === options.innerIterations) {
+      for (let q = 0; q < n; q++) {
+        V.data.set(x.subarray(q * k, (q + 1) * k), groups.order[q]! * k);
+      }
       return { passes: pass, recon };
     }
     before = recon;
