@@ -84,6 +84,15 @@ describe('Sylvester solvers: identities and errors', () => {
     expect(Array.from(X.data)).toEqual([1, 1, 3, 2, -1, 0.25].map((x) => expect.closeTo(x, 14)));
   });
 
+  it('a wide F (rank ≥ m) takes the dense route and solves the same equation', () => {
+    const F = randMat(4, 6, 8);
+    const S: Mat = { rows: 2, cols: 2, data: Float64Array.of(2, 0.5, 0.5, 1) };
+    const C = randMat(4, 2, 9);
+    const X = sylvesterLowRank(0.7, F, S, C);
+    expect(maxDiff(X, sylvesterSymmetric(lowRank(0.7, F), S, C))).toBeLessThan(1e-14);
+    expect(residual(lowRank(0.7, F), S, X, C)).toBeLessThan(1e-14);
+  });
+
   it('refuses a singular equation (eigenvalues of A and B summing to zero)', () => {
     const A: Mat = { rows: 2, cols: 2, data: Float64Array.of(1, 0, 0, 2) };
     const B: Mat = { rows: 1, cols: 1, data: Float64Array.of(-2) };

@@ -54,7 +54,13 @@ import { join } from 'node:path';
 
 const NAMES = ['ACC', 'NMI', 'Purity'] as const;
 const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
-const CBG = { protocol: 'paper', seed: 0, seeds: 20, replicates: 20, kmeansMaxIterations: 1000 };
+const CBG = {
+  protocol: 'paper',
+  seed: 0,
+  seeds: 20,
+  replicates: 20,
+  kmeansMaxIterations: 1000,
+} as const;
 
 const json = readReference('baselines-incomplete');
 const fixture = json.runs.find((r) => r.method === 'DAIMC (fixed-start fixture)')!;
