@@ -89,6 +89,7 @@ describe('declarations of the registered solvers', () => {
       ueaf: ['incomplete', false],
       eeimvc: ['incomplete', false],
       apmc: ['incomplete', false],
+      daimc: ['incomplete', false],
     });
   });
 
