@@ -19,6 +19,9 @@ export const STUDY_METRICS: readonly StudyMetric[] = [
   'silhouette',
 ];
 
+/** The seeds a spec file without `seeds` runs (core/study/spec.ts); a new draft has fewer. */
+const SPEC_DEFAULT_SEEDS = 20;
+
 /** One method entry: a registered method, its label in the tables, fixed parameters. */
 export interface DraftMethod {
   method: string;
@@ -124,6 +127,8 @@ export function draftFromJson(raw: unknown): StudyDraft {
     );
   }
   const seeds = raw['seeds'];
+  // A spec without seeds runs the validator's default, not the new draft's.
+  d.seeds = SPEC_DEFAULT_SEEDS;
   if (typeof seeds === 'number') d.seeds = seeds;
   else if (Array.isArray(seeds)) d.seeds = seeds.filter((s): s is number => typeof s === 'number');
   const p = raw['protocol'];
