@@ -65,7 +65,7 @@ describe('accessibility (axe-core)', () => {
     const found: Record<string, string[]> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await p.emulateMedia({ colorScheme: scheme });
-      for (const tab of ['dataset', 'run', 'results', 'compare']) {
+      for (const tab of ['dataset', 'run', 'results', 'compare', 'study']) {
         await p.getByTestId(`tab-${tab}`).click();
         await p.getByRole('tabpanel').waitFor();
         await p.waitForTimeout(300);
