@@ -105,14 +105,9 @@ describe('study report --format html in Chromium', () => {
     expect(points.trim().split(/\s+/)).toHaveLength(3);
 
     // No broken image (the charts are inline SVG; any <img> must have loaded).
-    const broken = await page
-      .locator('img')
-      .evaluateAll(
-        (els) =>
-          els.filter(
-            (e) => !(e as HTMLImageElement).complete || (e as HTMLImageElement).naturalWidth === 0,
-          ).length,
-      );
+    const broken = (await page.evaluate(
+      '[...document.images].filter((i) => !i.complete || i.naturalWidth === 0).length',
+    )) as number;
     expect(broken).toBe(0);
 
     // The table: three rows, the best in bold and the second underlined.
