@@ -5,11 +5,12 @@
  * (`studies:cancel`), reopens a study folder from disk (`studies:open`) and asks for the report
  * of one it started or opened (`studies:report`). The study runs in the solver worker like a run.
  */
-import type { StudyMetric } from '../core/study/types';
+import { STUDY_METRICS, type StudyMetric } from '../core/study/types';
 import type { RunStatus, SerializedError } from './contract';
 import { expectObject, expectString, invalid } from './requests';
 
 export type { StudyMetric };
+export { STUDY_METRICS };
 
 /** What `studies:start` asks: a spec (parsed JSON, as `mvstudio study run` reads it) and a folder. */
 export interface StudyStart {
@@ -48,8 +49,6 @@ export interface StudyReport {
   readonly failures: readonly string[];
 }
 
-const METRICS: readonly StudyMetric[] = ['acc', 'nmi', 'purity', 'ari', 'f', 'silhouette'];
-
 export function parseStudyStart(p: unknown): StudyStart {
   const where = 'studies:start';
   const o = expectObject(where, p, ['spec', 'dir']);
@@ -75,8 +74,8 @@ export function parseStudyReport(p: unknown): StudyReportRequest {
   };
   const metric = o['metric'];
   if (metric !== undefined) {
-    if (!(METRICS as readonly unknown[]).includes(metric)) {
-      throw invalid(where, `'metric' must be one of ${METRICS.join(', ')}`);
+    if (!(STUDY_METRICS as readonly unknown[]).includes(metric)) {
+      throw invalid(where, `'metric' must be one of ${STUDY_METRICS.join(', ')}`);
     }
     out.metric = metric as StudyMetric;
   }

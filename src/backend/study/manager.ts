@@ -17,6 +17,7 @@ import { validateStudySpec } from '../../core/study/spec';
 import type { SerializedError } from '../../shared/contract';
 import type { StudyInfo, StudyReport, StudyReportRequest, StudyStart } from '../../shared/study';
 import { maskIsPath } from '../grants';
+import { forgetFinished } from '../jobs';
 import type { WorkerHost } from '../worker-host';
 import { readCellRecords, readStudyFile } from './folder';
 import { reportCharts, reportParts } from './report';
@@ -119,7 +120,7 @@ export class StudyManager {
         }),
     );
     this.#jobs.set(id, { info, cancel: () => this.#host.cancel(handle.runId) });
-    this.#forget();
+    forgetFinished(this.#jobs, KEEP);
     void handle.outcome.then(async (o) => {
       const error: SerializedError | null = o.status === 'failed' ? o.error : null;
       const counted = await this.#count(dir).catch(() => null);
@@ -150,7 +151,7 @@ export class StudyManager {
       error: null,
     };
     this.#jobs.set(id, { info, cancel: () => {} });
-    this.#forget();
+    forgetFinished(this.#jobs, KEEP);
     return info;
   }
 
@@ -205,13 +206,5 @@ export class StudyManager {
   #update(id: string, change: Partial<StudyInfo>): void {
     const job = this.#jobs.get(id);
     if (job) job.info = { ...job.info, ...change };
-  }
-
-  /** Drops the oldest finished studies past KEEP. */
-  #forget(): void {
-    for (const [id, job] of this.#jobs) {
-      if (this.#jobs.size <= KEEP) return;
-      if (job.info.status !== 'queued' && job.info.status !== 'running') this.#jobs.delete(id);
-    }
   }
 }

@@ -6,18 +6,11 @@
  * bounds or computes: the grid text is only split into values of the parameter's type.
  */
 import type { DatasetEntry, ParamInfo, ParamValue, Preprocess } from '../../../shared/contract';
-import type { StudyMetric } from '../../../shared/study';
+import { STUDY_METRICS, type StudyMetric } from '../../../shared/study';
 
 export type LabelFreeRule = 'auto' | 'silhouette' | 'stability';
 
-export const STUDY_METRICS: readonly StudyMetric[] = [
-  'acc',
-  'nmi',
-  'purity',
-  'ari',
-  'f',
-  'silhouette',
-];
+export { STUDY_METRICS };
 
 /** The seeds a spec file without `seeds` runs (core/study/spec.ts); a new draft has fewer. */
 const SPEC_DEFAULT_SEEDS = 20;
