@@ -5,7 +5,7 @@
  * underlined, the selection named) and heatmap (four cells drawn); a second, longer study is
  * cancelled; the spec saved from the screen is what `mvstudio study run` accepts unchanged (it
  * finds the app's folder complete), a spec written for the CLI loads into the screen, and the
- * folder reopens from disk.
+ * folder reopens from disk. The screen with its results passes an axe-core scan in both themes.
  *
  * With MVSTUDIO_SCREENSHOTS=1, writes docs/screenshots/study.png (the README's) when it changed.
  */
@@ -17,6 +17,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateStudySpec } from '../../src/core/study/spec';
 import { REPO } from './browser';
+import { scan } from '../helpers/axe';
 import { startStudio, type Studio } from '../helpers/studio';
 
 const SOURCES = resolve(REPO, '../shared/datasets/3Sources/3sources.mat');
@@ -34,7 +35,8 @@ function page(): Page {
 
 beforeAll(async () => {
   // Fail, never skip, when the build or the browser is missing.
-  const started = await startStudio();
+  // bypassCSP lets the axe-core scan be injected.
+  const started = await startStudio({ bypassCSP: true });
   if (started instanceof Error) missing = started;
   else studio = started;
 });
@@ -149,6 +151,16 @@ describe('the Study screen, with the real worker', () => {
       .poll(() => p.getByTestId('study-selection-used').textContent())
       .toContain('Selection used: oracle');
     await shot(p, 'study.png');
+    // The screen with its results has no serious accessibility violation, in either theme.
+    const found: Record<string, string[]> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      await p.emulateMedia({ colorScheme: scheme });
+      await p.waitForTimeout(300);
+      const hits = await scan(p);
+      if (hits.length > 0) found[scheme] = hits;
+    }
+    await p.emulateMedia({ colorScheme: 'light' });
+    expect(found).toEqual({});
 
     // The spec saved from the screen is the one the study ran: `study run` on the same folder
     // accepts it unchanged and finds nothing left to run.
