@@ -4,6 +4,7 @@
  */
 import { parseRequest, serializeError } from '../shared/contract';
 import type { Channel, Envelope, Request, Response, SerializedError } from '../shared/contract';
+import type { StudyInfo } from '../shared/study';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
@@ -50,6 +51,8 @@ export interface HostServices {
   readGrants?: ReadGrants;
   /** The home folder a typed `~` stands for (tests); default os.homedir(). */
   home?: string;
+  /** Pushes a study's new state to the renderer (the `studies:update` event). */
+  onStudyUpdate?(info: StudyInfo): void;
 }
 
 /** A private folder for generated files, made once per process and removed at exit. */
@@ -82,7 +85,8 @@ export function createHandlers(
   const chooseK = (): ChooseKManager =>
     (sweeps ??= new ChooseKManager(manager().host, library, manager()));
   let studyJobs: StudyManager | null = null;
-  const studies = (): StudyManager => (studyJobs ??= new StudyManager(manager().host));
+  const studies = (): StudyManager =>
+    (studyJobs ??= new StudyManager(manager().host, (info) => host.onStudyUpdate?.(info)));
   const writes = new WriteGrants();
   const reads = host.readGrants;
   // A spec's files are read like `datasets:open`'s: full paths (`~` expanded); under Electron

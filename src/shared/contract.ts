@@ -414,11 +414,7 @@ export interface Channels {
   'runs:chooseK': { request: ChooseKStart; response: ChooseKInfo };
   'runs:chooseKStatus': { request: { id: string }; response: ChooseKInfo };
   'runs:chooseKCancel': { request: { id: string }; response: null };
-  /**
-   * Studies (shared/study.ts): `studies:start` runs a spec into a folder granted by
-   * `dialog:saveFile`, in the solver worker; `studies:open` reads a study folder (under Electron
-   * only a path the user chose; in the web host a full path or `~/…`).
-   */
+  /** Studies (shared/study.ts): run in the solver worker into a folder `dialog:saveFile` granted. */
   'studies:start': { request: study.StudyStart; response: study.StudyInfo };
   'studies:status': { request: { id: string }; response: study.StudyInfo };
   'studies:cancel': { request: { id: string }; response: null };
@@ -449,6 +445,8 @@ export interface Events {
   'runs:update': RunInfo;
   /** File > Open run…: the bundle the user chose (granted for reading); the renderer opens it. */
   'menu:openRun': { path: string };
+  /** A study was queued, progressed (a cell ended) or ended. */
+  'studies:update': study.StudyInfo;
 }
 
 /**
@@ -581,6 +579,7 @@ const EVENT_NAMES: { readonly [E in EventName]: true } = {
   'menu:cancel': true,
   'runs:update': true,
   'menu:openRun': true,
+  'studies:update': true,
 };
 
 export const CHANNELS = Object.freeze(Object.keys(REQUEST_PARSERS) as Channel[]);

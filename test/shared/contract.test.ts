@@ -287,6 +287,7 @@ const EVENT_EXAMPLES: { [E in EventName]: EventPayload<E> } = {
   'menu:cancel': null,
   'runs:update': run,
   'menu:openRun': { path: '/runs/x-bsv-1-20261202T000000000Z' },
+  'studies:update': study,
 };
 
 describe('contract', () => {

@@ -76,8 +76,12 @@ export class StudyManager {
   readonly #jobs = new Map<string, Job>();
   #counter = 0;
 
-  constructor(host: WorkerHost) {
+  readonly #onUpdate: (info: StudyInfo) => void;
+
+  /** `onUpdate` hears every change of a study's state (the host pushes it as an event). */
+  constructor(host: WorkerHost, onUpdate: (info: StudyInfo) => void = () => {}) {
     this.#host = host;
+    this.#onUpdate = onUpdate;
   }
 
   /**
@@ -205,6 +209,8 @@ export class StudyManager {
 
   #update(id: string, change: Partial<StudyInfo>): void {
     const job = this.#jobs.get(id);
-    if (job) job.info = { ...job.info, ...change };
+    if (!job) return;
+    job.info = { ...job.info, ...change };
+    this.#onUpdate(job.info);
   }
 }

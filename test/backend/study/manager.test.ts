@@ -38,6 +38,8 @@ const SPEC = {
 
 let tmp: string;
 const progress: Progress[] = [];
+/** The `studies:update` events the host would push. */
+const pushed: StudyInfo[] = [];
 
 /** A worker host running studies in this process, as the solver worker would. */
 function inProcessHost(): WorkerHost {
@@ -74,7 +76,12 @@ function handlers(reads?: ReadGrants): Handlers {
   const library = new DatasetLibrary({ load: async () => Promise.reject(new Error('unused')) });
   return createHandlers(
     library,
-    { pickFile: async () => null, home: tmp, ...(reads ? { readGrants: reads } : {}) },
+    {
+      pickFile: async () => null,
+      home: tmp,
+      onStudyUpdate: (info) => pushed.push(info),
+      ...(reads ? { readGrants: reads } : {}),
+    },
     runs,
   );
 }
@@ -118,6 +125,16 @@ describe('studies:* in a web host', () => {
       [4, 4],
     ]);
     expect(progress.at(-1)!.step.values?.['eta']).toBe(0);
+    // The host pushes each change: running with the cells done, then done.
+    const mine = pushed.filter((i) => i.id === started.id);
+    expect(mine.map((i) => [i.status, i.done])).toEqual([
+      ['running', 0],
+      ['running', 1],
+      ['running', 2],
+      ['running', 3],
+      ['running', 4],
+      ['done', 4],
+    ]);
     const csv = await readFile(join(dir, 'results.csv'), 'utf8');
     expect(csv.trim().split('\n')).toHaveLength(1 + 4 * 2);
 

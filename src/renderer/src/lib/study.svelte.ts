@@ -187,6 +187,19 @@ export class StudyState {
     }
   }
 
+  /**
+   * A study's new state pushed by the host (`studies:update`): shown when it is the study on
+   * screen; once it ends, the polling stops and the report is read.
+   */
+  follow(info: StudyInfo): void {
+    if (this.info?.id !== info.id) return;
+    this.info = info;
+    if (!this.running) {
+      this.stop();
+      void this.loadReport();
+    }
+  }
+
   /** The report of the study shown, under the metric and rule chosen. */
   async loadReport(): Promise<void> {
     const id = this.info?.id;

@@ -240,6 +240,18 @@ describe('StudyState with a host', () => {
       spec: { methods: [{ method: 'kmeans-concat' }] },
     });
 
+    // A pushed state of another study is ignored; of this one, shown, and its end reads the report.
+    s.follow(info({ id: 's9', status: 'failed' }));
+    expect(s.info?.status).toBe('done');
+    s.info = info({ status: 'running', done: 2, total: 4 });
+    s.report = null;
+    s.follow(info({ status: 'running', done: 3, total: 4 }));
+    expect(s.info).toMatchObject({ done: 3, total: 4 });
+    expect(s.report).toBeNull();
+    s.follow(info({ status: 'done', done: 4, total: 4 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.report).toEqual(report);
+
     // Declining to resume in an existing folder starts nothing.
     const before = calls.length;
     await s.start('/s', () => false);
