@@ -1,8 +1,8 @@
 /**
  * The Study screen's state: the spec draft (lib/study-spec.ts), the study the host runs or
- * opened (`studies:start` / `studies:open`, read back with `studies:status` every POLL_MS while
- * it runs, as choose-k does), its cancel, and its report (`studies:report`). `call` is injected
- * so the class is tested without a DOM or a host.
+ * opened (`studies:start` / `studies:open`; its state pushed by `studies:update` and also read
+ * with `studies:status` every POLL_MS while it runs), its cancel, and its report
+ * (`studies:report`). `call` is injected so the class is tested without a DOM or a host.
  */
 import type { MethodInfo, ParamValue } from '../../../shared/contract';
 import type { StudyInfo, StudyMetric, StudyReport, StudyRule } from '../../../shared/study';
