@@ -8,6 +8,7 @@
 import { checkKRange, type ChooseKResult } from '../core/choose-k';
 import type { RunStatus, SerializedError } from '../shared/contract';
 import type { ChooseKInfo, ChooseKStart } from '../shared/choose-k';
+import { forgetFinished } from './jobs';
 import type { DatasetLibrary } from './library';
 import type { RunManager } from './runs';
 import type { WorkerHost } from './worker-host';
@@ -82,7 +83,7 @@ export class ChooseKManager {
         }),
     );
     this.#jobs.set(id, { info, cancel: () => this.#host.cancel(handle.runId) });
-    this.#forget();
+    forgetFinished(this.#jobs, KEEP);
     void handle.outcome.then((o) => {
       const status: RunStatus = o.status;
       this.#update(id, {
@@ -109,13 +110,5 @@ export class ChooseKManager {
   #update(id: string, change: Partial<ChooseKInfo>): void {
     const job = this.#jobs.get(id);
     if (job) job.info = { ...job.info, ...change };
-  }
-
-  /** Drops the oldest finished sweeps past KEEP. */
-  #forget(): void {
-    for (const [id, job] of this.#jobs) {
-      if (this.#jobs.size <= KEEP) return;
-      if (job.info.status !== 'queued' && job.info.status !== 'running') this.#jobs.delete(id);
-    }
   }
 }

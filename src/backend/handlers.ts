@@ -4,6 +4,7 @@
  */
 import { parseRequest, serializeError } from '../shared/contract';
 import type { Channel, Envelope, Request, Response, SerializedError } from '../shared/contract';
+import type { StudyInfo } from '../shared/study';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
@@ -19,6 +20,7 @@ import {
   maskIsPath,
 } from './grants';
 import { ChooseKManager } from './choose-k';
+import { StudyManager, type PathRule } from './study/manager';
 import { describeProtocol, writeMaskFile } from './missing';
 import type { DatasetLibrary } from './library';
 import { methodInfos, type RunManager } from './runs';
@@ -49,6 +51,8 @@ export interface HostServices {
   readGrants?: ReadGrants;
   /** The home folder a typed `~` stands for (tests); default os.homedir(). */
   home?: string;
+  /** Pushes a study's new state to the renderer (the `studies:update` event). */
+  onStudyUpdate?(info: StudyInfo): void;
 }
 
 /** A private folder for generated files, made once per process and removed at exit. */
@@ -80,8 +84,24 @@ export function createHandlers(
   let sweeps: ChooseKManager | null = null;
   const chooseK = (): ChooseKManager =>
     (sweeps ??= new ChooseKManager(manager().host, library, manager()));
+  let studyJobs: StudyManager | null = null;
+  const studies = (): StudyManager =>
+    (studyJobs ??= new StudyManager(manager().host, (info) => host.onStudyUpdate?.(info)));
   const writes = new WriteGrants();
   const reads = host.readGrants;
+  // A spec's files are read like `datasets:open`'s: full paths (`~` expanded); under Electron
+  // only files the user chose.
+  const specPath: PathRule = (field, typed) => {
+    const p = expandHome(typed, host.home);
+    if (!isAbsolute(p)) {
+      throw named(
+        'InvalidPath',
+        `${field}: '${typed}' is not a full path (the app reads a spec's files by full paths; the CLI reads relative ones against the spec file's folder)`,
+      );
+    }
+    reads?.check('studies:start', field, p);
+    return resolve(p);
+  };
   return {
     'datasets:list': async () => {
       await library.ready;
@@ -201,6 +221,25 @@ export function createHandlers(
       chooseK().cancel(id);
       return null;
     },
+    'studies:start': async (req) => {
+      const info = await studies().start(req, specPath, () =>
+        writes.take('studies:start', req.dir),
+      );
+      // The folder the user chose to write may be reopened (and reported) from this session.
+      await reads?.allow(info.dir);
+      return info;
+    },
+    'studies:status': async ({ id }) => studies().status(id),
+    'studies:cancel': async ({ id }) => {
+      studies().cancel(id);
+      return null;
+    },
+    'studies:open': async ({ path }) => {
+      // As `runs:open`: under Electron a folder the user chose, in the web host a full path.
+      if (reads) reads.check('studies:open', 'the study folder', path);
+      return studies().open(reads ? resolve(path) : expandTypedPath(path, host.home));
+    },
+    'studies:report': async (req) => studies().report(req),
     'files:saveText': async ({ path, text }) => {
       const target = writes.take('files:saveText', path);
       await writeFileAtomic(target, text);

@@ -122,6 +122,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       pickFile: async () => null,
       dataDir: opts.dataDir ?? ownDataDir!,
       ...(opts.home !== undefined ? { home: opts.home } : {}),
+      onStudyUpdate: (info) => broadcast('studies:update', info),
     },
     opts.runs,
   );

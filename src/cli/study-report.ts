@@ -8,128 +8,22 @@
 import { join } from 'node:path';
 import {
   cdMarkdown,
-  heatmapSvg,
-  gridMeans,
-  lineSeries,
-  lineSvg,
   renderCsv,
   renderHtml,
   renderLatex,
   renderMarkdown,
   studyStatistics,
-  studyTable,
-  type HtmlChart,
-  type StudyTable,
 } from '../core/study/report';
 import type { Selection } from '../core/study/select';
 import type { SelectionRule, StudyMetric, StudyRow } from '../core/study/types';
 import { cellDir, type CellRecord, type StudyFile } from '../backend/study/folder';
+import { chosenRows, reportCharts, reportParts, reportTables } from '../backend/study/report';
 import { readRunBundle } from '../io/bundle';
 import { version as appVersion } from '../../package.json';
 
 export const REPORT_FORMATS = ['md', 'tex', 'html', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/**
- * The rows at the point `rule` chose for each (entry label, dataset): an entry without a grid
- * keeps its one point; an entry whose rule chose nothing drops out (its selection's note says
- * why and is returned).
- */
-export function chosenRows(
-  rows: readonly StudyRow[],
-  selections: readonly Selection[],
-  rule: SelectionRule,
-): { rows: StudyRow[]; notes: string[] } {
-  const keep = new Set<string>();
-  const notes: string[] = [];
-  for (const s of selections) {
-    const c = rule === 'oracle' ? s.oracle : s.labelFree;
-    const cell = s.points.length === 1 ? s.points[0]!.cell : c?.cell;
-    if (cell === undefined) notes.push(`${s.label} on ${s.dataset}: left out; ${s.note}.`);
-    else keep.add(cell);
-  }
-  return { rows: rows.filter((r) => keep.has(r.cell)), notes };
-}
-
-/** The series a row belongs to: '' for a plain dataset, else the dataset's name before '@'. */
-const seriesOf = (r: StudyRow): string =>
-  r.missingRate === null ? '' : r.dataset.replace(/@.*$/, '');
-
-/** One table of the plain datasets, then one per missing-rate series (columns: the rates). */
-export function reportTables(
-  rows: readonly StudyRow[],
-  metric: StudyMetric,
-  rule: SelectionRule,
-): StudyTable[] {
-  const found = [...new Set(rows.map(seriesOf))];
-  return (found.length ? found : ['']).map((name) =>
-    studyTable(
-      rows.filter((r) => seriesOf(r) === name),
-      { metric, rule, columns: name === '' ? 'dataset' : 'missingRate' },
-    ),
-  );
-}
-
-/**
- * The charts of the HTML report: a heatmap per entry × dataset with a grid of two parameters
- * (the two choices marked O and L), a line plot per entry × dataset with one numeric grid
- * parameter, and a line plot of the chosen points over the missing rates per series.
- */
-export function reportCharts(
-  all: readonly StudyRow[],
-  chosen: readonly StudyRow[],
-  selections: readonly Selection[],
-  metric: StudyMetric,
-): HtmlChart[] {
-  const charts: HtmlChart[] = [];
-  const name = metric.toUpperCase();
-  for (const s of selections) {
-    const rows = all.filter((r) => r.label === s.label && r.dataset === s.dataset);
-    const params = Object.keys(s.points[0]?.grid ?? {});
-    const title = `${s.label} on ${s.dataset}: ${name} over the grid`;
-    if (params.length === 2) {
-      const [x, y] = params as [string, string];
-      const g = gridMeans(rows, metric, x, y);
-      const at = (cell: string | undefined): { x: number; y: number } | null => {
-        const p = s.points.find((q) => q.cell === cell);
-        if (!p) return null;
-        const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
-        return { x: g.xValues.indexOf(text(p.grid[x])), y: g.yValues.indexOf(text(p.grid[y])) };
-      };
-      const marks = [
-        { at: at(s.oracle?.cell), tag: 'O' },
-        { at: at(s.labelFree?.cell), tag: 'L' },
-      ].flatMap((m) => (m.at && m.at.x >= 0 && m.at.y >= 0 ? [{ ...m.at, tag: m.tag }] : []));
-      charts.push({
-        title: `${title} (O: oracle choice, L: label-free choice)`,
-        svg: heatmapSvg({ title, xLabel: x, yLabel: y, ...g, digits: 3, marks }),
-      });
-    } else if (
-      params.length === 1 &&
-      s.points.every((p) => typeof p.grid[params[0]!] === 'number')
-    ) {
-      const by = params[0]!;
-      const series = lineSeries(rows, metric, by);
-      if (series.length) {
-        charts.push({
-          title,
-          svg: lineSvg({ title, xLabel: by, yLabel: name, series, categorical: true }),
-        });
-      }
-    }
-  }
-  for (const base of new Set(chosen.map(seriesOf))) {
-    if (base === '') continue;
-    const series = lineSeries(
-      chosen.filter((r) => seriesOf(r) === base),
-      metric,
-      'missingRate',
-    );
-    const title = `${base}: ${name} over the missing rate`;
-    charts.push({ title, svg: lineSvg({ title, xLabel: 'missing rate', yLabel: name, series }) });
-  }
-  return charts;
-}
+export { chosenRows, reportCharts, reportTables };
 
 /**
  * The app and node versions the cells ran with and the sha256 of each dataset's files, from the
@@ -170,10 +64,7 @@ export async function studyReport(
   selections: readonly Selection[],
   o: { format: ReportFormat; metric: StudyMetric; rule: SelectionRule },
 ): Promise<string> {
-  const chosen = chosenRows(rows, selections, o.rule);
-  const [first, ...more] = reportTables(chosen.rows, o.metric, o.rule);
-  // Entries the rule chose nothing for are named under the first table.
-  const tables = [{ ...first!, notes: [...first!.notes, ...chosen.notes] }, ...more];
+  const { tables, chosen } = reportParts(rows, selections, o.metric, o.rule);
   const statistics = tables.flatMap((t) => studyStatistics(t) ?? []);
   switch (o.format) {
     case 'csv':
@@ -188,7 +79,7 @@ export async function studyReport(
         title: f.spec.name,
         tables,
         statistics,
-        charts: reportCharts(rows, chosen.rows, selections, o.metric),
+        charts: reportCharts(rows, chosen, selections, o.metric),
         spec: f.spec,
         versions,
         datasetHashes: hashes,

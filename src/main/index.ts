@@ -204,6 +204,9 @@ async function start(): Promise<void> {
           : await dialog.showSaveDialog(options);
         return result.canceled ? null : (result.filePath ?? null);
       },
+      onStudyUpdate: (info) => {
+        if (win && !win.isDestroyed()) win.webContents.send('studies:update', info);
+      },
     },
     runs,
   );

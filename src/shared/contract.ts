@@ -29,6 +29,7 @@ import {
 } from './requests';
 import { parseChooseKStart, type ChooseKInfo, type ChooseKStart } from './choose-k';
 import type { SerializedError } from './errors';
+import * as study from './study';
 import type { Preprocess } from '../core/views/preprocess';
 
 export type {
@@ -413,6 +414,12 @@ export interface Channels {
   'runs:chooseK': { request: ChooseKStart; response: ChooseKInfo };
   'runs:chooseKStatus': { request: { id: string }; response: ChooseKInfo };
   'runs:chooseKCancel': { request: { id: string }; response: null };
+  /** Studies (shared/study.ts): run in the solver worker into a folder `dialog:saveFile` granted. */
+  'studies:start': { request: study.StudyStart; response: study.StudyInfo };
+  'studies:status': { request: { id: string }; response: study.StudyInfo };
+  'studies:cancel': { request: { id: string }; response: null };
+  'studies:open': { request: { path: string }; response: study.StudyInfo };
+  'studies:report': { request: study.StudyReportRequest; response: study.StudyReport };
   /** Writes a text file (the comparison table as CSV) to `path` (granted), atomically. */
   'files:saveText': { request: { path: string; text: string }; response: { path: string } };
   /** Writes a PNG (a chart) given as a data URL to `path` (granted), atomically. */
@@ -438,6 +445,8 @@ export interface Events {
   'runs:update': RunInfo;
   /** File > Open run…: the bundle the user chose (granted for reading); the renderer opens it. */
   'menu:openRun': { path: string };
+  /** A study was queued, progressed (a cell ended) or ended. */
+  'studies:update': study.StudyInfo;
 }
 
 /**
@@ -523,14 +532,7 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
     const seed = optionalSeed('runs:result', o);
     return { id: expectString('runs:result', o, 'id'), ...(seed !== undefined ? { seed } : {}) };
   },
-  'runs:open': (p) => {
-    const o = expectObject('runs:open', p, ['path']);
-    const path = o['path'];
-    if (typeof path !== 'string' || path.trim() === '') {
-      throw invalid('runs:open', "'path' must be a non-empty string");
-    }
-    return { path };
-  },
+  'runs:open': (p) => study.parsePathRequest('runs:open', p),
   'runs:exportLabels': (p) => {
     const o = expectObject('runs:exportLabels', p, ['id', 'path', 'seed']);
     const seed = optionalSeed('runs:exportLabels', o);
@@ -550,6 +552,11 @@ const REQUEST_PARSERS: { readonly [C in Channel]: (payload: unknown) => Request<
   'runs:chooseK': (p) => parseChooseKStart(p),
   'runs:chooseKStatus': (p) => ({ id: expectId('runs:chooseKStatus', p) }),
   'runs:chooseKCancel': (p) => ({ id: expectId('runs:chooseKCancel', p) }),
+  'studies:start': (p) => study.parseStudyStart(p),
+  'studies:status': (p) => ({ id: expectId('studies:status', p) }),
+  'studies:cancel': (p) => ({ id: expectId('studies:cancel', p) }),
+  'studies:open': (p) => study.parsePathRequest('studies:open', p),
+  'studies:report': (p) => study.parseStudyReport(p),
   'files:saveText': (p) => {
     const o = expectObject('files:saveText', p, ['path', 'text']);
     const text = o['text'];
@@ -572,6 +579,7 @@ const EVENT_NAMES: { readonly [E in EventName]: true } = {
   'menu:cancel': true,
   'runs:update': true,
   'menu:openRun': true,
+  'studies:update': true,
 };
 
 export const CHANNELS = Object.freeze(Object.keys(REQUEST_PARSERS) as Channel[]);

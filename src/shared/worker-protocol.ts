@@ -37,6 +37,11 @@ export interface RunRequest {
    * and `seeds` unused); progress counts its solves as seeds, the result is a ChooseKResult.
    */
   readonly chooseK?: { readonly from: number; readonly to: number };
+  /**
+   * Set: a study instead of a run (worker/study.ts): the spec (JSON, paths absolute) run into
+   * the folder `dir`; progress counts cells as seeds (the ETA in `step.values.eta`).
+   */
+  readonly study?: { readonly dir: string; readonly spec: unknown };
 }
 
 /**

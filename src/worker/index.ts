@@ -6,6 +6,7 @@ import { helperCountFromEnv, runHelperIfThread, startThreadPool } from '../backe
 import { executeChooseK } from './choose-k';
 import { executeRun } from './execute';
 import { processPort } from './port';
+import { executeStudy } from './study';
 import { serve } from './serve';
 
 // This module (or the bundle holding it) is also the entry of the solver's helper threads
@@ -19,6 +20,10 @@ if (!runHelperIfThread()) {
     process.stderr.write(`solver worker: ${e instanceof Error ? e.message : String(e)}\n`);
   }
   serve(processPort(), (req, hooks) =>
-    req.chooseK ? executeChooseK(req, req.chooseK, hooks) : executeRun(req, hooks),
+    req.study
+      ? executeStudy(req.study, hooks)
+      : req.chooseK
+        ? executeChooseK(req, req.chooseK, hooks)
+        : executeRun(req, hooks),
   );
 }

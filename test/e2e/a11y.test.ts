@@ -3,13 +3,10 @@
  * each tab with a dataset open and a finished run shown, in the light and the dark theme:
  * no serious or critical violation. A failure lists each violation with the elements it hit.
  */
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './browser';
+import { scan } from '../helpers/axe';
 import { finishQuickRun, newestRun, startStudio, type Studio } from '../helpers/studio';
-
-const AXE = join(REPO, 'node_modules', 'axe-core', 'axe.min.js');
 
 let studio: Studio | undefined;
 let missing: Error | undefined;
@@ -30,30 +27,6 @@ afterAll(async () => {
   await studio?.close();
 });
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-/** The serious and critical violations of an axe scan of the page, one line each. */
-async function scan(p: Page): Promise<string[]> {
-  if ((await p.evaluate('typeof axe')) === 'undefined') await p.addScriptTag({ path: AXE });
-  // Strings keep the evaluated code free of types the Node tsconfig lacks (no DOM lib).
-  const violations = (await p.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
-  )) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map(
-        (n) =>
-          `${v.impact} ${v.id} (${v.help}) at ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`,
-      ),
-    );
-}
-
 describe('accessibility (axe-core)', () => {
   it('has no serious violation on any tab, light or dark, with a dataset and a finished run', async () => {
     const p = page();
@@ -65,7 +38,7 @@ describe('accessibility (axe-core)', () => {
     const found: Record<string, string[]> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await p.emulateMedia({ colorScheme: scheme });
-      for (const tab of ['dataset', 'run', 'results', 'compare']) {
+      for (const tab of ['dataset', 'run', 'results', 'compare', 'study']) {
         await p.getByTestId(`tab-${tab}`).click();
         await p.getByRole('tabpanel').waitFor();
         await p.waitForTimeout(300);

@@ -39,7 +39,7 @@ describe('the shell', () => {
   it('has ARIA tabs: one selected, its panel labelled by it, arrow keys move', async () => {
     const p = page();
     expect(await p.getByRole('tablist').count()).toBe(1);
-    expect(await p.getByRole('tab').count()).toBe(4);
+    expect(await p.getByRole('tab').count()).toBe(5);
     await p.getByTestId('tab-dataset').click();
     expect(await selected(p, 'dataset')).toBe('true');
     expect(await selected(p, 'run')).toBe('false');
@@ -55,11 +55,11 @@ describe('the shell', () => {
     await p.getByTestId('run-form').waitFor();
     await p.keyboard.press('ArrowLeft');
     await p.keyboard.press('ArrowLeft');
-    expect(await selected(p, 'compare')).toBe('true');
+    expect(await selected(p, 'study')).toBe('true');
     await p.keyboard.press('Home');
     expect(await selected(p, 'dataset')).toBe('true');
     await p.keyboard.press('End');
-    expect(await selected(p, 'compare')).toBe('true');
+    expect(await selected(p, 'study')).toBe('true');
   });
 
   it('Ctrl+Enter starts no run from a screen other than the Run form', async () => {

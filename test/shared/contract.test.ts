@@ -10,6 +10,7 @@ import {
 } from '../../src/shared/contract';
 import { fromWireJson, toWireJson } from '../../src/shared/wire';
 import type { ChooseKInfo } from '../../src/shared/choose-k';
+import type { StudyInfo } from '../../src/shared/study';
 import type {
   Channel,
   DatasetEntry,
@@ -151,6 +152,17 @@ const chooseK: ChooseKInfo = {
   error: null,
 };
 
+const study: StudyInfo = {
+  id: 's1',
+  name: 'toy',
+  dir: '/studies/toy',
+  status: 'running',
+  done: 1,
+  total: 4,
+  etaSeconds: 3.5,
+  error: null,
+};
+
 /** One request and one response per channel; a missing channel is a compile error. */
 const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[] } } = {
   'datasets:list': { request: null, responses: [[], [entry]] },
@@ -239,6 +251,26 @@ const EXAMPLES: { [C in Channel]: { request: Request<C>; responses: Response<C>[
   },
   'runs:chooseKStatus': { request: { id: 'c1' }, responses: [chooseK] },
   'runs:chooseKCancel': { request: { id: 'c1' }, responses: [null] },
+  'studies:start': {
+    request: { spec: { methods: [{ method: 'bsv' }], datasets: [{ file: '/x.mat' }] }, dir: '/s' },
+    responses: [study],
+  },
+  'studies:status': { request: { id: 's1' }, responses: [study] },
+  'studies:cancel': { request: { id: 's1' }, responses: [null] },
+  'studies:open': { request: { path: '/studies/toy' }, responses: [{ ...study, status: 'done' }] },
+  'studies:report': {
+    request: { id: 's1', metric: 'nmi', rule: 'label-free' },
+    responses: [
+      {
+        name: 'toy',
+        metric: 'nmi',
+        rule: 'label-free',
+        tables: ['<table class="study"></table>'],
+        charts: [{ title: 'bsv on x', svg: '<svg></svg>' }],
+        failures: [],
+      },
+    ],
+  },
   'files:saveText': {
     request: { path: '/tmp/t.csv', text: 'a,b\n' },
     responses: [{ path: '/tmp/t.csv' }],
@@ -255,6 +287,7 @@ const EVENT_EXAMPLES: { [E in EventName]: EventPayload<E> } = {
   'menu:cancel': null,
   'runs:update': run,
   'menu:openRun': { path: '/runs/x-bsv-1-20261202T000000000Z' },
+  'studies:update': study,
 };
 
 describe('contract', () => {
@@ -312,6 +345,15 @@ describe('contract', () => {
     expect(() =>
       parseRequest('files:savePng', { path: '/x', dataUrl: 'data:text/html,x' }),
     ).toThrow('data:image/png');
+    expect(() => parseRequest('studies:start', { spec: [], dir: '/s' })).toThrow(
+      "studies:start: 'spec' must be an object",
+    );
+    expect(() => parseRequest('studies:report', { id: 's1', rule: 'best' })).toThrow(
+      "'rule' must be 'oracle' or 'label-free'",
+    );
+    expect(() => parseRequest('studies:open', { path: ' ' })).toThrow(
+      "studies:open: 'path' must be a non-empty string",
+    );
   });
 
   it('round-trips errors with name, message and data', () => {

@@ -17,17 +17,9 @@ import { describeSpec, validateParams, ParamError } from '../solvers/params';
 import { listSolvers } from '../solvers/registry';
 import type { ParamSpec, ParamValue, Params, Solver } from '../solvers/types';
 import { PREPROCESS_MODES, type Preprocess } from '../views/preprocess';
-import type { StudyMetric } from './types';
+import { STUDY_METRICS, type StudyMetric } from './types';
 
-/** Every metric a study may score, in table order. */
-export const STUDY_METRICS: readonly StudyMetric[] = [
-  'acc',
-  'nmi',
-  'purity',
-  'ari',
-  'f',
-  'silhouette',
-];
+export { STUDY_METRICS };
 
 /** The first seed when the spec gives a count (the hosts' default seed, shared/defaults.ts). */
 export const FIRST_SEED = 1;

@@ -8,6 +8,16 @@ import type { ParamValue } from '../solvers/types';
 /** The metrics a study may score; `acc`, `nmi`, `purity` need labels, `silhouette` does not. */
 export type StudyMetric = 'acc' | 'nmi' | 'purity' | 'ari' | 'f' | 'silhouette';
 
+/** Every metric a study may score, in table order. */
+export const STUDY_METRICS: readonly StudyMetric[] = [
+  'acc',
+  'nmi',
+  'purity',
+  'ari',
+  'f',
+  'silhouette',
+];
+
 /** One run of one cell with one seed. */
 export interface StudyRow {
   /** Stable cell id within the study ('c0001', ...), the same across restarts. */
