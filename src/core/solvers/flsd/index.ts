@@ -13,7 +13,14 @@ import { nnz, type Csr, type Mat } from '../../linalg/types';
 import { incompleteInput } from '../../views/incomplete-input';
 import { SolverInputError } from '../params';
 import { defineSolver, type ParamsOf, type SolverInput } from '../types';
-import { dctStart, flsdIterate, flsdView, MIN_ITERATIONS, randomStart } from './flsd';
+import {
+  dctStart,
+  flsdIterate,
+  flsdView,
+  MIN_ITERATIONS,
+  randomStart,
+  type FlsdView,
+} from './flsd';
 import { flsdSchema } from './params';
 
 export { dctStart, flsdIterate, flsdView, randomStart, type FlsdView } from './flsd';
@@ -54,6 +61,18 @@ function operand(values: View['values']): Mat | Csr {
   let nz = 0;
   for (let p = 0; p < X.data.length; p++) if (X.data[p] !== 0) nz++;
   return nz <= SPARSE_DENSITY * X.data.length ? csrFromDense(X) : X;
+}
+
+/**
+ * The reference's input per view from the common layer's unit-L2 views: the present samples
+ * only (missing rows removed), their binary kNN graph with `knn` neighbours. O(nnz) plus the kNN
+ * search.
+ */
+export function flsdViews(unitViews: readonly View[], knn: number): FlsdView[] {
+  return unitViews.map((v) => {
+    const X = operand(v.values);
+    return flsdView(X, v.present, binaryKnnGraph(X, knn));
+  });
 }
 
 /** Pc with unit-L2 rows, zero rows left (the reference's output step). */
@@ -114,10 +133,7 @@ export const flsd = defineSolver({
   *run(ds, params, k, rng) {
     check(ds, params, k);
     const input = incompleteInput(ds);
-    const views = input.views.map((v) => {
-      const X = operand(v.values);
-      return flsdView(X, v.present, binaryKnnGraph(X, params.knn));
-    });
+    const views = flsdViews(input.views, params.knn);
     yield { stage: 'prepare', iteration: 0, objective: null };
     const start =
       params.start === 'dct' ? dctStart(views, ds.n, k) : randomStart(views, ds.n, k, rng);
