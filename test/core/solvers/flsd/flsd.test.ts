@@ -57,11 +57,6 @@ describe('flsd', () => {
   });
 
   it('the fixed start by hand: DCT-II rows, Pc(i, j) = ((i + j) mod k + 1)/k', () => {
-    const X: Mat = {
-      rows: 3,
-      cols: 4,
-      data: Float64Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 3, 4]),
-    };
     const views = flsdViews(
       [
         denseView(
@@ -76,8 +71,7 @@ describe('flsd', () => {
       ],
       1,
     );
-    void X;
-    const { Ut, Pc } = dctStart(views, 2, 3);
+    const { Ut, Pc } = dctStart(views, 3, 3);
     // U row 0 = 1/√4 = 0.5; row 1: √(2/4)·cos(π(2j+1)/8); row 2: √(2/4)·cos(π(2j+1)/4).
     const c = Math.SQRT1_2;
     const expected = [0, 1, 2, 3].map((j) => [
@@ -86,8 +80,9 @@ describe('flsd', () => {
       c * Math.cos((Math.PI * (2 * j + 1)) / 4),
     ]);
     expect(Array.from(Ut[0]!.data)).toEqual(expected.flat());
-    // 1-based (1,1): (2 mod 3 + 1)/3 = 1; (1,2): 1/3; (1,3): 2/3; (2,1): 1/3; (2,2): 2/3; (2,3): 1.
-    expect(Array.from(Pc.data)).toEqual([1, 1 / 3, 2 / 3, 1 / 3, 2 / 3, 1]);
+    // 1-based (1,1): (2 mod 3 + 1)/3 = 1; (1,2): 1/3; (1,3): 2/3; (2,1): 1/3; (2,2): 2/3; (2,3): 1;
+    // (3,1): 2/3; (3,2): 1; (3,3): 1/3.
+    expect(Array.from(Pc.data)).toEqual([1, 1 / 3, 2 / 3, 1 / 3, 2 / 3, 1, 2 / 3, 1, 1 / 3]);
   });
 
   it('U_v stays orthonormal, the objective is Σ α_v^r e_v, and CSR views give the dense trace', () => {
