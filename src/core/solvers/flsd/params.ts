@@ -34,8 +34,8 @@ export const flsdSchema = {
     default: 7,
     doc:
       'Neighbours of each present sample in its view’s binary kNN graph (constructW, the ' +
-      'sample itself among the k + 1 candidates, symmetrised by max). Below each view’s ' +
-      'present count minus 1.',
+      'sample itself among the k + 1 candidates, symmetrised by max). At most each view’s ' +
+      'present count minus 2.',
   },
   iterations: {
     type: 'int',
