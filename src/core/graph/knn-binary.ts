@@ -21,7 +21,7 @@
  */
 import type { Csr, Mat } from '../linalg/types';
 import { knn, type KnnOptions } from './knn';
-import { gramDistance, symmetrise } from './pkn';
+import { gramDistance, insertByDistance, symmetrise } from './pkn';
 
 /** constructW's symmetrised binary kNN graph of the rows of X (n, d); see the file comment. */
 export function binaryKnnGraph(X: Mat | Csr, k: number, options: KnnOptions = {}): Csr {
@@ -43,15 +43,7 @@ export function binaryKnnGraph(X: Mat | Csr, k: number, options: KnnOptions = {}
     // (distance, index) by insertion.
     for (let r = 0; r <= m; r++) {
       const j = r === 0 ? i : nn.indices[i * m + r - 1]!;
-      const x = dist(i, j);
-      let p = r;
-      while (p > 0 && (cd[p - 1]! > x || (cd[p - 1] === x && ci[p - 1]! > j))) {
-        cd[p] = cd[p - 1]!;
-        ci[p] = ci[p - 1]!;
-        p--;
-      }
-      cd[p] = x;
-      ci[p] = j;
+      insertByDistance(cd, ci, r, dist(i, j), j);
     }
     // The first k + 1 of them without the sample itself, by column.
     let len = 0;

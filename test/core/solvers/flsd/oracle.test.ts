@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { symmetrise } from '../../../../src/core/graph/pkn';
 import { svd } from '../../../../src/core/linalg/kernels';
 import type { Csr, Mat } from '../../../../src/core/linalg/types';
 import { dctStart, flsdIterate, flsdView } from '../../../../src/core/solvers/flsd';
@@ -34,26 +35,21 @@ const oracle = JSON.parse(
   readFileSync(join(__dirname, 'fixtures/flsd-oracle.json'), 'utf8'),
 ) as Oracle;
 
-/** The symmetric binary (n, n) CSR graph of an upper-triangle edge list. */
+/** The symmetric binary (n, n) CSR graph of an upper-triangle edge list (sorted by row, column). */
 function graphOf(n: number, upper: readonly [number, number][]): Csr {
-  const rows: number[][] = Array.from({ length: n }, () => []);
-  for (const [i, j] of upper) {
-    rows[i]!.push(j);
-    rows[j]!.push(i);
-  }
   const indptr = new Int32Array(n + 1);
-  const indices: number[] = [];
-  rows.forEach((r, i) => {
-    indices.push(...r.sort((a, b) => a - b));
-    indptr[i + 1] = indices.length;
-  });
-  return {
+  for (const [i] of upper) indptr[i + 1]!++;
+  for (let i = 0; i < n; i++) indptr[i + 1]! += indptr[i]!;
+  const U: Csr = {
     rows: n,
     cols: n,
     indptr,
-    indices: Int32Array.from(indices),
-    data: new Float64Array(indices.length).fill(1),
+    indices: Int32Array.from(upper, ([, j]) => j),
+    data: new Float64Array(upper.length).fill(1),
   };
+  const W = symmetrise(U);
+  W.data.fill(1);
+  return W;
 }
 
 describe('flsd against the dense numpy oracle (NGs Per0.5, fixed start)', () => {
