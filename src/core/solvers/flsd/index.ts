@@ -139,6 +139,10 @@ export const flsd = defineSolver({
       params.start === 'dct' ? dctStart(views, ds.n, k) : randomStart(views, ds.n, k, rng);
     const r = yield* flsdIterate(views, start, ds.n, k, params);
     const missing = ds.views.map((v) => ds.n - v.present.length);
+    const stop = r.converged
+      ? `converged after ${r.objective.length} iterations (objective / Σ‖X_v‖² moved by ` +
+        `< ${params.tol} after iteration ${MIN_ITERATIONS})`
+      : `stopped at the cap of ${params.iterations} iterations`;
     const V = ds.views.length;
     let absent = 0;
     for (let i = 0; i < ds.n; i++) {
@@ -154,7 +158,7 @@ export const flsd = defineSolver({
       notes: [
         'each present sample scaled to unit L2 norm (divided by max(1e-12, ‖x‖)); missing ' +
           `samples left out of their views, not imputed (missing per view: ${missing.join(', ')} of ${ds.n})`,
-        `start '${params.start}'; ${r.converged ? `converged after ${r.objective.length} iterations (objective / Σ‖X_v‖² moved by < ${params.tol} after iteration ${MIN_ITERATIONS})` : `stopped at the cap of ${params.iterations} iterations`}`,
+        `start '${params.start}'; ${stop}`,
         ...(absent > 0 ? [`${absent} sample(s) present in no view keep a zero row of Pc`] : []),
       ],
       charts: {
