@@ -121,15 +121,7 @@ export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => num
   for (let i = 0; i < n; i++) {
     for (let r = 0; r <= k; r++) {
       const j = r === 0 ? i : nn.indices[i * k + r - 1]!;
-      const x = dist(i, j);
-      let p = r;
-      while (p > 0 && (cd[p - 1]! > x || (cd[p - 1] === x && ci[p - 1]! > j))) {
-        cd[p] = cd[p - 1]!;
-        ci[p] = ci[p - 1]!;
-        p--;
-      }
-      cd[p] = x;
-      ci[p] = j;
+      insertByDistance(cd, ci, r, dist(i, j), j);
     }
     for (let r = 0; r < k; r++) {
       distances[i * k + r] = cd[r + 1]!;
@@ -137,6 +129,27 @@ export function referenceNeighbours(nn: Knn, dist: (i: number, j: number) => num
     }
   }
   return { n, k, indices, distances };
+}
+
+/**
+ * Inserts the candidate (x, j) into the first `len` entries of (cd, ci), which are sorted by
+ * (distance, index) and stay so (entry `len` is overwritten). O(len).
+ */
+export function insertByDistance(
+  cd: Float64Array,
+  ci: Int32Array,
+  len: number,
+  x: number,
+  j: number,
+): void {
+  let p = len;
+  while (p > 0 && (cd[p - 1]! > x || (cd[p - 1] === x && ci[p - 1]! > j))) {
+    cd[p] = cd[p - 1]!;
+    ci[p] = ci[p - 1]!;
+    p--;
+  }
+  cd[p] = x;
+  ci[p] = j;
 }
 
 /** Squared Euclidean distance as the reference forms it: max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0). */

@@ -31,7 +31,7 @@ export {
   type PackedLhs,
   type ThinFactor,
 } from './gemm';
-export { spmm, spmmTA, transposeCsr } from './sparse';
+export { csrFromDense, spmm, spmmTA, transposeCsr } from './sparse';
 export { symEig, symEigValues, type SymEig } from './eig';
 export { qr } from './qr';
 export { procrustes, thinSvd, type Svd } from './svd';

@@ -110,3 +110,24 @@ export function transposeCsr(S: Csr): Csr {
     }
   return { rows: cols, cols: rows, indptr: tp, indices: ti, data: td };
 }
+
+/** The nonzero entries of a dense M (rows × cols) as CSR, columns ascending. O(rows·cols). */
+export function csrFromDense(M: Mat): Csr {
+  const { rows, cols, data } = M;
+  let nz = 0;
+  for (let p = 0; p < rows * cols; p++) if (data[p] !== 0) nz++;
+  const indptr = new Int32Array(rows + 1);
+  const indices = new Int32Array(nz);
+  const values = new Float64Array(nz);
+  let q = 0;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const x = data[i * cols + j]!;
+      if (x === 0) continue;
+      indices[q] = j;
+      values[q++] = x;
+    }
+    indptr[i + 1] = q;
+  }
+  return { rows, cols, indptr, indices, data: values };
+}

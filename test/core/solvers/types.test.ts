@@ -90,6 +90,7 @@ describe('declarations of the registered solvers', () => {
       eeimvc: ['incomplete', false],
       apmc: ['incomplete', false],
       daimc: ['incomplete', false],
+      flsd: ['incomplete', true],
     });
   });
 
