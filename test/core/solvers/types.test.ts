@@ -86,6 +86,7 @@ describe('declarations of the registered solvers', () => {
       'mlrssc-centroid': ['complete', false],
       'kmlrssc-pairwise': ['complete', false],
       'kmlrssc-centroid': ['complete', false],
+      mic: ['incomplete', false],
     });
   });
 

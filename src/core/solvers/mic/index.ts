@@ -84,8 +84,8 @@ export function micSettings(p: P, n: number, present: readonly number[]): MicSet
     alpha: perView(p.alphaPerView, p.alpha, V),
     beta: perView(p.betaPerView, p.beta, V),
     missingWeight: p.missingWeight ? [...p.missingWeight] : present.map((m) => m / n),
-    rounds: p.rounds,
-    inner: p.inner,
+    rounds: p.iterations,
+    inner: p.innerIterations,
     passes: p.passes,
     restarts: p.restarts,
     restartIter: p.restartIter,
@@ -109,7 +109,7 @@ export function micInput(ds: SolverInput, p: P): { ops: MeanFilledOp[]; shifted:
 /** Multiplicative iterations per view of a whole solve (start and rounds). */
 function viewIterations(p: P): number {
   const perCall = p.restarts === 1 ? p.refineIter : p.restarts * p.restartIter + p.refineIter;
-  return p.passes * perCall + (p.rounds - 1) * p.inner;
+  return p.passes * perCall + (p.iterations - 1) * p.innerIterations;
 }
 
 /** Bytes MIC allocates: the normalised views, then per view its factors and work arrays. */
@@ -137,7 +137,7 @@ export const mic = defineSolver({
   deterministic: false,
   input: 'incomplete',
   monotone: false,
-  iterationCap: (p) => p.rounds,
+  iterationCap: (p) => p.iterations,
   footprint: (shape) => ({
     bytes: footprintBytes(shape),
     quadratic: false,
@@ -164,7 +164,7 @@ export const mic = defineSolver({
       'each present sample scaled to unit L2 norm (divided by max(1e-12, ‖x‖)), then each ' +
         'view’s missing samples set to the mean of its present samples and weighted ' +
         `${s.missingWeight.map((w) => w.toPrecision(4)).join(', ')} (present: 1)`,
-      `${params.rounds} rounds run as the reference does; the last change of U*, ` +
+      `${params.iterations} rounds run as the reference does; the last change of U*, ` +
         `‖ΔU*‖² = ${last.toExponential(3)}, ${last < 1e-12 ? 'meets' : 'does not meet'} the ` +
         'reference’s printed test (< 1e-12)',
       ...shifted.map(

@@ -6,16 +6,16 @@
 import type { ParamSchema, ParamsOf } from '../types';
 
 export const micSchema = {
-  rounds: {
+  iterations: {
     type: 'int',
     min: 1,
     max: 1000,
     default: 30,
     doc:
-      'Outer rounds: each computes the consensus U* and the objective, then updates every ' +
+      'Outer rounds (the reference’s Rounds): each computes the consensus U* and the objective, then updates every ' +
       'view. The reference runs exactly this many (its convergence test only prints).',
   },
-  inner: {
+  innerIterations: {
     type: 'int',
     min: 1,
     max: 10000,
@@ -91,7 +91,7 @@ export const micSchema = {
     min: 0,
     max: 10000,
     default: 100,
-    doc: 'Start: iterations from the best restart (the reference’s maxIter, shared with inner).',
+    doc: 'Start: iterations from the best restart (the reference’s maxIter, shared with innerIterations).',
   },
   negatives: {
     type: 'enum',

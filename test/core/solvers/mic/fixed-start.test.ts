@@ -79,8 +79,11 @@ describe('mic from a portable start = dense numpy (fixed-start.json)', () => {
       `${s.rounds} rounds × ${s.inner}`;
     it(title, async () => {
       const ds = await loadDataset(join(DATASETS, c.file));
+      const { rounds, inner, ...rest } = s;
       const params = validateParams(micSchema, {
-        ...s,
+        ...rest,
+        iterations: rounds,
+        innerIterations: inner,
       }) as unknown as MicParams;
       const { ops } = micInput(ds, params);
       const settings = micSettings(

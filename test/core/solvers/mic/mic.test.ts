@@ -40,8 +40,8 @@ function toy(): { views: [View, View]; truth: number[] } {
 describe('mic parameters', () => {
   it('defaults are the recorded reference settings, and it is registered', () => {
     expect(params()).toEqual({
-      rounds: 30,
-      inner: 100,
+      iterations: 30,
+      innerIterations: 100,
       alpha: 0.01,
       beta: 1e4,
       alphaPerView: null,
@@ -56,14 +56,15 @@ describe('mic parameters', () => {
     expect(getSolver('mic')).toBe(mic);
     expect(mic.input).toBe('incomplete');
     expect(
-      mic.footprint({ n: 50_000, dims: [50, 50], present: [40_000, 40_000], k: 10 }).quadratic,
+      mic.footprint({ n: 50_000, dims: [50, 50], present: [40_000, 40_000], k: 10 }, params())
+        .quadratic,
     ).toBe(false);
   });
 
   it('names the parameter and its bounds', () => {
     expect(() => params({ alpha: 0 })).toThrow(/parameter 'alpha' must be .*above 0/);
-    expect(() => params({ rounds: 0 })).toThrow(
-      "parameter 'rounds' must be an integer from 1 to 1000; got 0",
+    expect(() => params({ iterations: 0 })).toThrow(
+      "parameter 'iterations' must be an integer from 1 to 1000; got 0",
     );
     expect(() => params({ lambda: 1 })).toThrow(ParamError);
   });
@@ -85,7 +86,7 @@ describe('mic input convention and objective', () => {
         ],
       ),
     ]);
-    const p = params({ beta: 0.01, rounds: 1 });
+    const p = params({ beta: 0.01, iterations: 1 });
     const { ops } = micInput(ds, p);
     expect(Array.from(ops[0]!.mean)).toEqual([0.5, 0.5]);
     const s = micSettings(p, 3, [2]);
@@ -103,7 +104,7 @@ describe('mic input convention and objective', () => {
   it('the consensus is the weighted row average of the views (two views, hand values)', () => {
     // Sample 0 in both views (weights 1, 1); sample 1 only in view 1 (view 2 weight 1/2).
     const ds = dataset(2, [denseView('a', [0, 1], [[1], [1]]), denseView('b', [0], [[1]])]);
-    const p = params({ rounds: 1, alphaPerView: [1, 3] });
+    const p = params({ iterations: 1, alphaPerView: [1, 3] });
     const { ops } = micInput(ds, p);
     const s = micSettings(p, 2, [2, 1]);
     const start = {
@@ -124,7 +125,7 @@ describe('mic on a toy', () => {
   it('recovers three classes through two incomplete views (β = 0.01)', () => {
     const { views, truth } = toy();
     const ds = dataset(30, views, truth);
-    const p = { beta: 0.01, restarts: 3, rounds: 10, inner: 30 };
+    const p = { beta: 0.01, restarts: 3, iterations: 10, innerIterations: 30 };
     const { output } = drain(evaluate(ds, mic, p, 3, { protocol: 'single', seed: 1 }));
     expect(output.metrics['ACC']!.mean).toBe(1);
     expect(output.iterations).toBe(10);
@@ -134,7 +135,7 @@ describe('mic on a toy', () => {
   it('the same seed gives the same U*, another seed another start', () => {
     const { views } = toy();
     const ds = dataset(30, views);
-    const p = params({ beta: 0.01, restarts: 2, rounds: 3, inner: 5 });
+    const p = params({ beta: 0.01, restarts: 2, iterations: 3, innerIterations: 5 });
     const run = (seed: number) => drain(mic.run(ds, p, 3, createRng(seed))).output.embedding.data;
     expect(run(4)).toEqual(run(4));
     expect(run(4)).not.toEqual(run(5));
@@ -161,7 +162,9 @@ describe('mic negatives and bad input', () => {
     const x = ops[1]!.view.values.data;
     expect(x[1]).toBeCloseTo(0, 15);
     expect(x[3]).toBeCloseTo(1 + 2 / Math.sqrt(5), 15);
-    const out = drain(mic.run(ds, params({ rounds: 2, restarts: 2, inner: 3 }), 3, createRng(0)));
+    const out = drain(
+      mic.run(ds, params({ iterations: 2, restarts: 2, innerIterations: 3 }), 3, createRng(0)),
+    );
     expect(out.output.notes.join('\n')).toMatch(/view 'signed' has negative values: 1 feature/);
   });
 
