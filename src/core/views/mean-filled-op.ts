@@ -135,7 +135,6 @@ export function filledTimesT(op: MeanFilledOp, A: Mat, out: Mat, work: Mat): Mat
   for (let r = 0; r < present.length; r++) {
     work.data.set(A.data.subarray(present[r]! * k, (present[r]! + 1) * k), r * k);
   }
-  const x = op.view.values;
   if (op.packed) gemmPacked(op.packed.XT, work, out);
   else spmm(op.transposed!, work, out);
   if (op.missing.length > 0) {
