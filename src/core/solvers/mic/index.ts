@@ -117,9 +117,11 @@ function footprintBytes({ n, dims, present, k }: ProblemShape): number {
   let doubles = 3 * n * k + n * dims.length;
   dims.forEach((d, v) => {
     const m = present[v] ?? n;
-    // The normalised copy (dense bound), U_v and V_v, the start's best and current factors,
-    // and the work arrays (two n × k, two d × k, one n_v × k).
-    doubles += m * d + 4 * n * k + 5 * d * k + m * k + 2 * n;
+    // Four n_v × d_v arrays at most (dense bound): the normalised copy, its shifted copy (data
+    // with negative values) and a dense view's X and Xᵀ packed for GEMM (a CSR view keeps its
+    // transpose instead). Then U_v and V_v, the start's best and current factors, and the work
+    // arrays (two n × k, two d × k, one n_v × k).
+    doubles += 4 * m * d + 4 * n * k + 5 * d * k + m * k + 2 * n;
   });
   return 8 * doubles;
 }
@@ -141,7 +143,7 @@ export const mic = defineSolver({
   footprint: (shape) => ({
     bytes: footprintBytes(shape),
     quadratic: false,
-    note: 'the normalised views, and per view U_v (n × k), V_v (d_v × k) and work arrays',
+    note: 'the normalised views packed for GEMM, and per view U_v (n × k), V_v (d_v × k) and work arrays',
   }),
   cost: ({ n, dims, present, k }, p) => ({
     solve:
