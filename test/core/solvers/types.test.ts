@@ -91,6 +91,7 @@ describe('declarations of the registered solvers', () => {
       apmc: ['incomplete', false],
       daimc: ['incomplete', false],
       flsd: ['incomplete', true],
+      mic: ['incomplete', false],
     });
   });
 
