@@ -88,7 +88,21 @@ describe.skipIf(why !== null && !inCI())('a study on a one-node Slurm cluster', 
     const local = await runStudy(join(TMP, 'local'), spec);
 
     const dir = join(TMP, 'slurm');
-    const executor = slurmExecutor({ command: CLI, env, intervalMs: 100 });
+    // The first submission's tasks run the CLI through a wrapper that holds cell c0001's task
+    // while the file 'hold' exists, so the task is surely running, not done, when it is cancelled
+    // (a small cell can end within the poll).
+    const hold = join(TMP, 'hold');
+    writeFileSync(hold, '');
+    writeFileSync(
+      join(TMP, 'held.sh'),
+      `case "$*" in *" c0001") while [ -e '${hold}' ]; do sleep 0.1; done ;; esac\n` +
+        `exec '${CLI[0]!}' '${CLI[1]!}' "$@"\n`,
+    );
+    const executor = slurmExecutor({
+      command: ['/bin/sh', join(TMP, 'held.sh')],
+      env,
+      intervalMs: 100,
+    });
     const first = runStudy(dir, spec, { executor });
     // Cancel task 0 while it runs (Slurm forgets an array task cancelled before it started).
     while (!existsSync(join(dir, 'slurm.json'))) await new Promise((r) => setTimeout(r, 10));
@@ -101,6 +115,7 @@ describe.skipIf(why !== null && !inCI())('a study on a one-node Slurm cluster', 
     }
     await cancel(sub!.array, [0], { env });
     const partial = await first;
+    rmSync(hold);
     expect(sub!.cells).toEqual(['c0001', 'c0002']);
     expect(sub!.array.memMB).toEqual([512, 512]);
     expect(partial.ran).toEqual(['c0002']);
