@@ -88,7 +88,9 @@ function footprintBytes({ n, dims, present, k }: ProblemShape, p: MkkmIkParams):
   const blocks = present.reduce((a, m) => a + m * m, 0);
   const widest = Math.max(0, ...present.map((m) => m * m));
   const views = Math.max(0, ...dims.map((d, v) => present[v]! * d));
-  const thin = 16 * n * (k + 8);
+  // The block eigensolver's blocks, or below its dense threshold (n ≤ 200) the dense
+  // eigendecomposition's n × n working arrays.
+  const thin = n <= 200 ? 12 * n * n : 16 * n * (k + 8);
   if (p.path === 'dense' || p.mkc) return 8 * ((V + 3) * n * n + widest + views + thin);
   return 8 * (blocks + widest + views + thin);
 }

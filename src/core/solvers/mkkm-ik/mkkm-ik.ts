@@ -85,8 +85,18 @@ export interface MkkmIkResult {
   readonly converged: boolean;
 }
 
-/** γ_p ∝ a_p^(−1/(q−1)), entries below eps set to 0, renormalised (`updateabsentkernelweightsV2`). */
+/**
+ * γ_p ∝ a_p^(−1/(q−1)), entries below eps set to 0, renormalised (`updateabsentkernelweightsV2`).
+ * A view with a_p ≤ 0 (its kernel wholly inside span(H), e.g. of rank below k) makes the
+ * reference's weights Inf/NaN; here such views share the weight equally, the limit of the rule
+ * as a_p → 0⁺.
+ */
 export function kernelWeights(a: Float64Array, q: number): Float64Array {
+  if (a.some((x) => !(x > 0))) {
+    const zero = a.map((x) => (x > 0 ? 0 : 1));
+    const count = zero.reduce((u, x) => u + x, 0);
+    return zero.map((x) => x / count);
+  }
   const g = a.map((x) => Math.pow(x, -1 / (q - 1)));
   let s = g.reduce((u, x) => u + x, 0);
   for (let p = 0; p < g.length; p++) g[p] = g[p]! / s;

@@ -63,11 +63,13 @@ describe('mkkm-ik', () => {
     expect(woodburyCore(Float64Array.from([1 / 3]), 1, alpha)[0]).toBeCloseTo(mu, 14);
   });
 
-  it('weights: γ_p ∝ 1/a_p for q = 2, a^(−1/(q−1)) in general, on the simplex', () => {
+  it('weights: γ_p ∝ 1/a_p for q = 2, a^(−1/(q−1)) in general, a_p ≤ 0 guarded', () => {
     const g = kernelWeights(Float64Array.from([1, 2, 4]), 2);
     expect(maxAbs(g, [4 / 7, 2 / 7, 1 / 7])).toBeLessThan(1e-15);
     const g3 = kernelWeights(Float64Array.from([1, 4]), 3);
     expect(maxAbs(g3, [2 / 3, 1 / 3])).toBeLessThan(1e-15);
+    // a_p ≤ 0 (the reference's Inf/NaN): those views share the weight, the limit a_p → 0⁺.
+    expect([...kernelWeights(Float64Array.from([0, 2, -1e-17]), 2)]).toEqual([0.5, 0, 0.5]);
   });
 
   it('the operator path gives the dense path’s trace, weights and HHᵀ (synthetic, 3 views)', () => {
