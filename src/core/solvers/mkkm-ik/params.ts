@@ -58,7 +58,8 @@ export const mkkmIkSchema = {
     default: 'operator',
     doc:
       "'operator': each imputed kernel kept as its observed block and a rank-k completion, " +
-      'H by the block eigensolver on the combined kernel as an operator (no n × n array). ' +
+      'H by the block eigensolver on the combined kernel as an operator (no n × n array ' +
+      'beyond the observed blocks). ' +
       "'dense': the reference’s arithmetic (dense n × n kernels, a linear solve per view, a " +
       'full eigendecomposition; O(n³) per iteration, n ≤ 3000), kept for the tests.',
   },
