@@ -115,7 +115,7 @@ function projectedGradient(Z: Float64Array, f: ArrayLike<number>, m: number): Fl
     for (let j = 0; j < m; j++) s += Math.abs(Z[i * m + j]!);
     L = Math.max(L, s);
   }
-  let x = new Float64Array(m).fill(1 / m);
+  let x: Float64Array = new Float64Array(m).fill(1 / m);
   if (!(L > 0)) return x;
   let yk = x.slice();
   let t = 1;

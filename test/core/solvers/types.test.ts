@@ -86,6 +86,7 @@ describe('declarations of the registered solvers', () => {
       'mlrssc-centroid': ['complete', false],
       'kmlrssc-pairwise': ['complete', false],
       'kmlrssc-centroid': ['complete', false],
+      'mkkm-ik': ['incomplete', false],
     });
   });
 
@@ -98,8 +99,9 @@ describe('declarations of the registered solvers', () => {
       if (cap !== null) expect(cap, s.name).toBe(params[capParam]);
       const f = s.footprint(shape, params);
       expect(f.bytes, s.name).toBeGreaterThan(0);
-      // MLRSSC's model is n × n matrices per view: its footprint says so (quadratic).
-      expect(f.quadratic, s.name).toBe(s.name.includes('mlrssc'));
+      // MLRSSC's model is n × n matrices per view, MKKM-IK's an n_v × n_v kernel per view: their
+      // footprints say so (quadratic).
+      expect(f.quadratic, s.name).toBe(s.name.includes('mlrssc') || s.name === 'mkkm-ik');
       expect(f.note.length, s.name).toBeGreaterThan(0);
     }
   });

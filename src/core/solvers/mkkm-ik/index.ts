@@ -83,8 +83,9 @@ function problemShape(ds: SolverInput, k: number): ProblemShape {
  * the scratch (≈ 16·n·(k + 8)). Dense path / MKC: V kernels, KC and its eigendecomposition's
  * working copies (V + 3 n × n), plus one view's n_v × n_v block.
  */
-function footprintBytes({ n, dims, present, k }: ProblemShape, p: MkkmIkParams): number {
+function footprintBytes({ n, dims, present: given, k }: ProblemShape, p: MkkmIkParams): number {
   const V = dims.length;
+  const present = given.map((m) => Math.min(m, n));
   const blocks = present.reduce((a, m) => a + m * m, 0);
   const widest = Math.max(0, ...present.map((m) => m * m));
   const views = Math.max(0, ...dims.map((d, v) => present[v]! * d));

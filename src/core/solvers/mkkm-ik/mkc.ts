@@ -110,7 +110,7 @@ export function* mkcLoop(
   o: MkcOptions,
 ): Generator<SolverStep, MkkmIkResult, void> {
   const V = store.K.length;
-  let gamma = new Float64Array(V).fill(1 / V);
+  let gamma: Float64Array = new Float64Array(V).fill(1 / V);
   const objective: number[] = [];
   const gammaTrace: number[][] = [];
   let H: Mat | null = null;
