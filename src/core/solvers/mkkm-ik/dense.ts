@@ -20,7 +20,7 @@ import {
 } from '../../linalg/kernels';
 import { gatherRows } from '../../linalg/rows';
 import type { Mat } from '../../linalg/types';
-import { JITTER, type KernelEngine, type ObservedKernel } from './mkkm-ik';
+import { JITTER, symmetrise, type KernelEngine, type ObservedKernel } from './mkkm-ik';
 
 /** The dense kernels K_p (n, n), zero-filled at the start (`algorithm2`), and the views. */
 export interface DenseStore {
@@ -44,16 +44,6 @@ export function combine(store: DenseStore, c: Float64Array): Mat {
   });
   symmetrise(out, n);
   return { rows: n, cols: n, data: out };
-}
-
-export function symmetrise(a: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const s = (a[i * n + j]! + a[j * n + i]!) / 2;
-      a[i * n + j] = s;
-      a[j * n + i] = s;
-    }
-  }
 }
 
 /** Top-k eigenvectors (n, k) of a dense symmetric matrix. */

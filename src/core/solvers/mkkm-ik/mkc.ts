@@ -24,8 +24,14 @@
 import { simplexQp } from '../../prox/simplex-qp';
 import type { Mat } from '../../linalg/types';
 import type { SolverStep } from '../types';
-import { combine, denseTop, residualTrace, symmetrise, type DenseStore } from './dense';
-import type { MkkmIkOptions, MkkmIkResult } from './mkkm-ik';
+import { combine, denseTop, residualTrace, type DenseStore } from './dense';
+import {
+  recordIteration,
+  symmetrise,
+  type IterationLog,
+  type MkkmIkOptions,
+  type MkkmIkResult,
+} from './mkkm-ik';
 
 export interface MkcOptions extends MkkmIkOptions {
   readonly lambda: number;
@@ -111,10 +117,8 @@ export function* mkcLoop(
 ): Generator<SolverStep, MkkmIkResult, void> {
   const V = store.K.length;
   let gamma: Float64Array = new Float64Array(V).fill(1 / V);
-  const objective: number[] = [];
-  const gammaTrace: number[][] = [];
+  const log: IterationLog = { objective: [], gammaTrace: [], converged: false };
   let H: Mat | null = null;
-  let converged = false;
   for (let t = 1; ; t++) {
     H = denseTop(
       combine(
@@ -139,15 +143,7 @@ export function* mkcLoop(
     }
     gamma = simplexQp(Z, f);
     const J = mkcObjective(a, M, gamma, o.lambda);
-    const previous = objective.at(-1);
-    objective.push(J);
-    gammaTrace.push([...gamma]);
-    yield { stage: 'solve', iteration: t, objective: J };
-    if (t > 2 && previous !== undefined && Math.abs((previous - J) / previous) < o.tol) {
-      converged = true;
-      break;
-    }
-    if (t >= o.iterations) break;
+    if (yield* recordIteration(log, t, J, gamma, o)) break;
   }
-  return { H, gamma, objective, gammaTrace, converged };
+  return { H, gamma, ...log };
 }

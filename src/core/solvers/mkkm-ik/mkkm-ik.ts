@@ -109,6 +109,35 @@ export function kernelWeights(a: Float64Array, q: number): Float64Array {
   return g;
 }
 
+/** The trace of a run: J and γ per iteration, and whether the tolerance stopped it. */
+export interface IterationLog {
+  readonly objective: number[];
+  readonly gammaTrace: number[][];
+  converged: boolean;
+}
+
+/**
+ * Records iteration t (J, γ), yields its step and returns true when the run stops: at t > 2
+ * when |J(t−1) − J(t)| / J(t−1) < tol (converged), or at the cap.
+ */
+export function* recordIteration(
+  log: IterationLog,
+  t: number,
+  J: number,
+  gamma: Float64Array,
+  o: MkkmIkOptions,
+): Generator<SolverStep, boolean, void> {
+  const previous = log.objective.at(-1);
+  log.objective.push(J);
+  log.gammaTrace.push([...gamma]);
+  yield { stage: 'solve', iteration: t, objective: J };
+  if (t > 2 && previous !== undefined && Math.abs((previous - J) / previous) < o.tol) {
+    log.converged = true;
+    return true;
+  }
+  return t >= o.iterations;
+}
+
 /** The reference's alternation over any kernel store (see the file comment). */
 export function* mkkmIkLoop(
   engine: KernelEngine,
@@ -117,10 +146,8 @@ export function* mkkmIkLoop(
   o: MkkmIkOptions,
 ): Generator<SolverStep, MkkmIkResult, void> {
   let gamma: Float64Array = new Float64Array(V).fill(1 / V);
-  const objective: number[] = [];
-  const gammaTrace: number[][] = [];
+  const log: IterationLog = { objective: [], gammaTrace: [], converged: false };
   let H: Mat | null = null;
-  let converged = false;
   for (let t = 1; ; t++) {
     H = engine.top(
       gamma.map((g) => Math.pow(g, o.qnorm)),
@@ -131,17 +158,9 @@ export function* mkkmIkLoop(
     gamma = kernelWeights(a, o.qnorm);
     let J = 0;
     for (let p = 0; p < V; p++) J += gamma[p]! * gamma[p]! * a[p]!;
-    const previous = objective.at(-1);
-    objective.push(J);
-    gammaTrace.push([...gamma]);
-    yield { stage: 'solve', iteration: t, objective: J };
-    if (t > 2 && previous !== undefined && Math.abs((previous - J) / previous) < o.tol) {
-      converged = true;
-      break;
-    }
-    if (t >= o.iterations) break;
+    if (yield* recordIteration(log, t, J, gamma, o)) break;
   }
-  return { H, gamma, objective, gammaTrace, converged };
+  return { H, gamma, ...log };
 }
 
 /** H with unit rows (a zero row stays 0; the count is returned). */
@@ -186,14 +205,19 @@ export function woodburyCore(G: Float64Array, k: number, alpha: number): Float64
       }
     }
   }
-  for (let i = 0; i < k; i++) {
-    for (let j = i + 1; j < k; j++) {
-      const s = (inv[i * k + j]! + inv[j * k + i]!) / 2;
-      inv[i * k + j] = s;
-      inv[j * k + i] = s;
+  symmetrise(inv, k);
+  return inv;
+}
+
+/** (A + Aᵀ)/2 in place for A (n, n) row-major. */
+export function symmetrise(a: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const s = (a[i * n + j]! + a[j * n + i]!) / 2;
+      a[i * n + j] = s;
+      a[j * n + i] = s;
     }
   }
-  return inv;
 }
 
 function mul(A: Float64Array, B: Float64Array, k: number): Float64Array {

@@ -178,34 +178,26 @@ describe('mkkm-ik', () => {
   describe('errors', () => {
     const run = (input: SolverInput, p: Record<string, unknown> = {}, k = 2) =>
       drain(mkkmIk.run(input, params(p), k, createRng(0)));
+    /** Three samples in two dimensions, all present. */
+    const viewA = () =>
+      denseView(
+        'a',
+        [0, 1, 2],
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+      );
 
     it('names a view with fewer than 2 present samples', () => {
-      const ds = dataset(3, [
-        denseView(
-          'a',
-          [0, 1, 2],
-          [
-            [1, 0],
-            [0, 1],
-            [1, 1],
-          ],
-        ),
-        denseView('b', [1], [[2, 3]]),
-      ]);
+      const ds = dataset(3, [viewA(), denseView('b', [1], [[2, 3]])]);
       expect(() => run(inputOf(ds))).toThrow(/view 'b' \(view 2\) has 1 present sample/);
     });
 
     it('names a view whose sample equals its mean after centring', () => {
       const ds = dataset(3, [
-        denseView(
-          'a',
-          [0, 1, 2],
-          [
-            [1, 0],
-            [0, 1],
-            [1, 1],
-          ],
-        ),
+        viewA(),
         denseView(
           'b',
           [0, 2],
@@ -221,17 +213,7 @@ describe('mkkm-ik', () => {
     it('refuses n beyond the limits, naming the limit and the memory', () => {
       const big = (n: number): SolverInput => ({
         n,
-        views: [
-          denseView(
-            'a',
-            [0, 1, 2],
-            [
-              [1, 0],
-              [0, 1],
-              [1, 1],
-            ],
-          ),
-        ],
+        views: [viewA()],
         sampleIds: null,
       });
       expect(() => run(big(MAX_N + 1))).toThrow(
@@ -243,17 +225,7 @@ describe('mkkm-ik', () => {
     });
 
     it('refuses mkc with qnorm ≠ 2 and k above n', () => {
-      const ds = dataset(3, [
-        denseView(
-          'a',
-          [0, 1, 2],
-          [
-            [1, 0],
-            [0, 1],
-            [1, 1],
-          ],
-        ),
-      ]);
+      const ds = dataset(3, [viewA()]);
       expect(() => run(inputOf(ds), { mkc: true, qnorm: 3 })).toThrow(/mkc needs qnorm = 2/);
       expect(() => run(inputOf(ds), {}, 4)).toThrow(/k = 4 clusters exceeds n = 3/);
     });
