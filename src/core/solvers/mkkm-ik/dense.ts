@@ -10,7 +10,7 @@
  *
  * with a_p = tr(K_p) − tr(Hᵀ·K_p·H) = tr(K_p·U). O(n³) time and V + 2 n × n arrays.
  */
-import { expandKernel, setKernelBlock } from '../../kernels/incomplete';
+import { expandKernel, kernelBlock, setKernelBlock } from '../../kernels/incomplete';
 import {
   choleskyFactor,
   choleskySolve,
@@ -62,8 +62,39 @@ export function residualTrace(K: Mat, H: Mat): number {
   return tr - s;
 }
 
-/** K_p imputed from H in place, the reference's way (file comment). */
-export function imputeDense(store: DenseStore, p: number, H: Mat, alpha0: number): void {
+/**
+ * A term subtracted from U = I − HHᵀ before the imputation: Σ_q w_q·E_q over dense (n, n)
+ * matrices (the MKC option's −λ·Σ_{q≠p} γ_q·K_q, mkc.ts). Absent for MKKM-IK.
+ */
+export interface ExtraTerm {
+  readonly weights: readonly number[];
+  readonly matrices: readonly Mat[];
+}
+
+/** Σ_q w_q·E_q[rows, cols] (|rows|, |cols|). */
+function extraBlock(e: ExtraTerm, rows: Int32Array, cols: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length * cols.length);
+  e.matrices.forEach((E, q) => {
+    const w = e.weights[q]!;
+    if (w === 0) return;
+    const b = kernelBlock(E, rows, cols).data;
+    for (let i = 0; i < out.length; i++) out[i]! += w * b[i]!;
+  });
+  return out;
+}
+
+/**
+ * K_p imputed from H in place, the reference's way (file comment), with U = I − HHᵀ − extra
+ * when `extra` is given. Throws `NumericalError` when U_mm + α₀I is not positive definite
+ * (only possible with `extra`).
+ */
+export function imputeDense(
+  store: DenseStore,
+  p: number,
+  H: Mat,
+  alpha0: number,
+  extra?: ExtraTerm,
+): void {
   const v = store.views[p]!;
   const { n } = store;
   const c = v.present;
@@ -75,9 +106,16 @@ export function imputeDense(store: DenseStore, p: number, H: Mat, alpha0: number
   const nm = m.length;
   for (let i = 0; i < nm * nm; i++) A.data[i] = -A.data[i]!;
   for (let i = 0; i < nm; i++) A.data[i * nm + i]! += 1 + alpha0;
-  symmetrise(A.data, nm);
   // Tᵀ = (U_mm + α₀I)⁻¹·(−U_mc) = (U_mm + α₀I)⁻¹·H_m·H_cᵀ  (n_m, n_c).
-  const Tt = choleskySolve(choleskyFactor(A), matmulTB(Hm, Hc));
+  const B = matmulTB(Hm, Hc);
+  if (extra) {
+    const emm = extraBlock(extra, m, m);
+    for (let i = 0; i < emm.length; i++) A.data[i]! -= emm[i]!;
+    const emc = extraBlock(extra, m, c);
+    for (let i = 0; i < emc.length; i++) B.data[i]! += emc[i]!;
+  }
+  symmetrise(A.data, nm);
+  const Tt = choleskySolve(choleskyFactor(A), B);
   const Kcm = matmulTB(v.K, Tt); // K_cc·T (n_c, n_m)
   const Kmm = matmul(Tt, Kcm); // Tᵀ·K_cc·T (n_m, n_m)
   const K = store.K[p]!;

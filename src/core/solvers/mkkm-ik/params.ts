@@ -67,17 +67,20 @@ export const mkkmIkSchema = {
     type: 'boolean',
     default: false,
     doc:
-      'Add the mutual kernel completion term of MKKM-IK-MKC (TPAMI 2020): each kernel is also ' +
-      'pulled towards the weighted sum of the others, (λ/2)·Σ_p ‖K_p − Σ_{q≠p} γ_q·K_q‖²_F. ' +
-      'No reference code exists for it (README); dense n × n kernels.',
+      'Add the mutual kernel completion term of MKKM-IK-MKC (TPAMI 2020) in the form the ' +
+      'authors’ repository carries commented out: each kernel’s missing entries also aligned ' +
+      'with the other kernels (U = I − HHᵀ − λ·Σ_{q≠p} γ_q·K_q). No reference run exists for ' +
+      'it (README); dense n × n kernels.',
   },
   lambda: {
     type: 'number',
     min: 0,
-    max: 1e6,
+    max: 1,
     exclusiveMin: true,
-    default: 1,
-    doc: 'Weight λ of the mutual kernel completion term (only with `mkc`).',
+    default: 2 ** -9,
+    doc:
+      'Weight λ of the mutual kernel completion term (only with `mkc`); the authors’ driver ' +
+      'searched 2^−9 … 2^−1. Too large a λ makes the imputation ill-posed and is refused.',
   },
 } as const satisfies ParamSchema;
 
