@@ -92,6 +92,7 @@ describe('declarations of the registered solvers', () => {
       daimc: ['incomplete', false],
       flsd: ['incomplete', true],
       mic: ['incomplete', false],
+      'mkkm-ik': ['incomplete', false],
     });
   });
 
@@ -104,9 +105,11 @@ describe('declarations of the registered solvers', () => {
       if (cap !== null) expect(cap, s.name).toBe(params[capParam]);
       const f = s.footprint(shape, params);
       expect(f.bytes, s.name).toBeGreaterThan(0);
-      // MLRSSC's model is n × n matrices per view, UEAF's an n × n graph: their footprints say
-      // so (quadratic).
-      expect(f.quadratic, s.name).toBe(s.name.includes('mlrssc') || s.name === 'ueaf');
+      // MLRSSC's model is n × n matrices per view, UEAF's an n × n graph, MKKM-IK's an n_v × n_v
+      // kernel per view: their footprints say so (quadratic).
+      expect(f.quadratic, s.name).toBe(
+        s.name.includes('mlrssc') || s.name === 'ueaf' || s.name === 'mkkm-ik',
+      );
       expect(f.note.length, s.name).toBeGreaterThan(0);
     }
   });
