@@ -18,18 +18,15 @@
  * fixture's) picks methods, any other token picks files by substring, 'scale' the scale section
  * (with BASELINES_CASES set and no 'scale' token the scale section is skipped).
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
-import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { listSolvers } from '../../src/core/solvers/registry';
 import { synthesize } from '../../src/core/synth';
 import { loadDataset } from '../../src/io/load';
-import { DATASETS, REPO, SHARED } from '../helpers/paths';
+import { DATASETS, SHARED } from '../helpers/paths';
 import { mapRun, targetOf, type RecordedRun } from './baselines-graph-map';
-import { probe, solveTimed as solve, type ChildResult } from './solve-timing';
+import { probe, solveTimed as solve, spawnChild, type ChildResult } from './solve-timing';
 import { median, table } from './util';
 
 type Case =
@@ -71,16 +68,7 @@ async function child(c: Case): Promise<ChildResult> {
 }
 
 function spawnCase(c: Case): ChildResult | string {
-  const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)];
-  const r = spawnSync(process.execPath, args, {
-    cwd: REPO,
-    env: { ...process.env, BASELINES_CHILD: JSON.stringify(c) },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (r.status !== 0)
-    return `failed (${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
+  return spawnChild(import.meta.url, 'BASELINES_CHILD', c);
 }
 
 const registered = (): Set<string> => new Set(listSolvers().map((s) => s.name));

@@ -19,18 +19,16 @@
  * BASELINES_CASES=NGs,daimc limits the cases: a token naming a method picks methods, 'input' and
  * 'scale' pick those sections, any other token picks files by substring.
  */
-import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
-import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { listSolvers } from '../../src/core/solvers/registry';
 import { synthesize } from '../../src/core/synth';
 import { loadDataset } from '../../src/io/load';
-import { DATASETS, REPO } from '../helpers/paths';
+import { DATASETS } from '../helpers/paths';
 import type { IncompleteBenchCase } from './baselines-incomplete/types';
-import { probe, solveTimed, type ChildResult } from './solve-timing';
+import { probe, solveTimed, spawnChild, type ChildResult } from './solve-timing';
 import { median, table } from './util';
 
 const CASE_DIR = join(fileURLToPath(new URL('.', import.meta.url)), 'baselines-incomplete');
@@ -77,16 +75,7 @@ async function child(job: Job): Promise<ChildResult> {
 }
 
 function spawnJob(job: Job): ChildResult | string {
-  const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)];
-  const r = spawnSync(process.execPath, args, {
-    cwd: REPO,
-    env: { ...process.env, BASELINES_INCOMPLETE_CHILD: JSON.stringify(job) },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (r.status !== 0)
-    return `failed (${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
+  return spawnChild(import.meta.url, 'BASELINES_INCOMPLETE_CHILD', job);
 }
 
 function tokens(): string[] | null {

@@ -1,12 +1,16 @@
 /**
  * What the baseline benchmarks measure in their child processes: the machine-speed probe and a
- * solve under the protocol with the solver's own stages timed.
+ * solve under the protocol with the solver's own stages timed; and how they start such a child.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { matmul } from '../../src/core/linalg/kernels';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
 import type { MultiViewDataset } from '../../src/core/dataset';
 import type { ParamValue } from '../../src/core/solvers/types';
+import { REPO } from '../helpers/paths';
 
 export interface ChildResult {
   solveSeconds: number;
@@ -63,4 +67,22 @@ export function solveTimed(
     iterations: r.value.iterations,
     ACC: r.value.metrics['ACC']?.mean ?? null,
   };
+}
+
+/**
+ * Runs the bench module `moduleUrl` (its `import.meta.url`) in a fresh child process with the
+ * solver worker's V8 options, handing it `job` as JSON in the environment variable `envVar`; the
+ * child prints its ChildResult as the last line of stdout. Returns it, or a one-line failure.
+ */
+export function spawnChild(moduleUrl: string, envVar: string, job: unknown): ChildResult | string {
+  const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(moduleUrl)];
+  const r = spawnSync(process.execPath, args, {
+    cwd: REPO,
+    env: { ...process.env, [envVar]: JSON.stringify(job) },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0)
+    return `failed (${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
 }
