@@ -25,30 +25,6 @@ export function mat(rows: number, cols: number, values: ArrayLike<number>): Mat 
   return { rows, cols, data: Float64Array.from(values) };
 }
 
-/** The nonzeros of a dense matrix as CSR, row by row (sorted columns). */
-export function denseToCsr(X: Mat): Csr {
-  const indptr = new Int32Array(X.rows + 1);
-  const indices: number[] = [];
-  const data: number[] = [];
-  for (let i = 0; i < X.rows; i++) {
-    for (let j = 0; j < X.cols; j++) {
-      const v = X.data[i * X.cols + j]!;
-      if (v !== 0) {
-        indices.push(j);
-        data.push(v);
-      }
-    }
-    indptr[i + 1] = indices.length;
-  }
-  return {
-    rows: X.rows,
-    cols: X.cols,
-    indptr,
-    indices: Int32Array.from(indices),
-    data: Float64Array.from(data),
-  };
-}
-
 /** The graph fixture of test/fixtures/graph/make.py. */
 export function graphFixture(): GraphFixture {
   const url = new URL('../fixtures/graph/graph.json', import.meta.url);

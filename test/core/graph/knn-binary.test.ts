@@ -5,10 +5,11 @@
  * max(W, Wᵀ). On integer data full of exact ties and duplicate rows (where a row can miss
  * itself and keep k + 1 others), dense and CSR, and a hand-checked toy.
  */
+import { csrFromDense } from '../../../src/core/linalg/kernels';
 import { describe, expect, it } from 'vitest';
 import { binaryKnnGraph } from '../../../src/core/graph/knn-binary';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
-import { denseToCsr, mat } from '../../helpers/linalg';
+import { mat } from '../../helpers/linalg';
 import { prng } from '../../helpers/prng';
 
 /** constructW's KNN / Binary branch, dense, as the reference code runs it. */
@@ -86,7 +87,7 @@ describe('binaryKnnGraph (constructW, KNN, Binary)', () => {
       const X = tied(n, d, seed);
       const want = constructW(X, k);
       expect(dense(binaryKnnGraph(X, k))).toEqual(want);
-      expect(dense(binaryKnnGraph(denseToCsr(X), k))).toEqual(want);
+      expect(dense(binaryKnnGraph(csrFromDense(X), k))).toEqual(want);
       expect(dense(binaryKnnGraph(X, k, { tile: 8 }))).toEqual(want);
     });
   }

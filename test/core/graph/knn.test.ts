@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { knn, type KnnOptions } from '../../../src/core/graph/knn';
 import { transposeCsr } from '../../../src/core/linalg/sparse';
 import { setGemmBackend } from '../../../src/core/linalg/gemm';
-import { matmulTB } from '../../../src/core/linalg/kernels';
+import { csrFromDense, matmulTB } from '../../../src/core/linalg/kernels';
 import type { Mat } from '../../../src/core/linalg/types';
 import { prng } from '../../helpers/prng';
-import { denseToCsr, graphFixture, mat, maxRelDiff } from '../../helpers/linalg';
+import { graphFixture, mat, maxRelDiff } from '../../helpers/linalg';
 
 const fx = graphFixture();
 
@@ -89,7 +89,7 @@ describe('knn', () => {
     const T = tiedData(80, 6, 12);
     for (let p = 0; p < T.data.length; p += 3) T.data[p] = 0; // make it sparse
     const ref = brute(T, 5);
-    const r = knn(denseToCsr(T), 5);
+    const r = knn(csrFromDense(T), 5);
     expect(Array.from(r.indices)).toEqual(ref.indices);
     expect(Array.from(r.distances)).toEqual(ref.distances);
   });
@@ -107,7 +107,7 @@ describe('knn', () => {
   });
 
   it('transpose of a CSR matrix', () => {
-    const S = denseToCsr(mat(2, 3, [1, 0, 2, 0, 3, 4]));
+    const S = csrFromDense(mat(2, 3, [1, 0, 2, 0, 3, 4]));
     const T = transposeCsr(S);
     expect([T.rows, T.cols]).toEqual([3, 2]);
     expect(Array.from(T.indptr)).toEqual([0, 1, 2, 4]);

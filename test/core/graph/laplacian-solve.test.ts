@@ -4,12 +4,13 @@
  * random graph and a binary kNN graph, for λ from the UEAF default (1e-5) to a stiff 100; and
  * the identity residual ‖B − (I + λL)X‖ / ‖B‖ at the solver's tolerance.
  */
+import { csrFromDense } from '../../../src/core/linalg/kernels';
 import { describe, expect, it } from 'vitest';
 import { binaryKnnGraph } from '../../../src/core/graph/knn-binary';
 import { RESIDUAL_TOL, shiftedLaplacianSolve } from '../../../src/core/graph/laplacian-solve';
 import { choleskyFactor, choleskySolve } from '../../../src/core/linalg/chol';
 import type { Csr, Mat } from '../../../src/core/linalg/types';
-import { denseToCsr, mat } from '../../helpers/linalg';
+import { mat } from '../../helpers/linalg';
 import { prng } from '../../helpers/prng';
 
 /** I + λ(D − W), dense. */
@@ -40,7 +41,7 @@ function randomGraph(n: number, density: number, seed: number): Csr {
       }
     }
   }
-  return denseToCsr(A);
+  return csrFromDense(A);
 }
 
 function rhs(n: number, m: number, seed: number): Mat {
