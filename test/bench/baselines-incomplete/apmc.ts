@@ -13,48 +13,22 @@
  * `scale = false`: APMC is not one of the linear methods the issue runs at n = 50,000; its
  * memory is linear but its anchor distances take O(n · n_paired · d) time per view pair.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { SHARED } from '../../helpers/paths';
-import type { IncompleteBenchCase } from './types';
+import { casesFrom, type IncompleteBenchCase } from './types';
 
-interface Run {
-  readonly file: string;
-  readonly method: string;
-  readonly status?: string;
-  readonly params: { readonly k_anchor_neighbours: number };
-  readonly timings_s: { readonly similarity: number; readonly spectral: number };
-}
+const guarded = (r: { method: string }): boolean => r.method === 'APMC (guarded)';
 
-const json = JSON.parse(
-  readFileSync(join(SHARED, 'reference', 'baselines-incomplete.json'), 'utf8'),
-) as { runs: Run[] };
-
-const label = (file: string): string =>
-  file
-    .replace(/^.*\//, '')
-    .replace(/\.mat$/, '')
-    .replace('_fea', '')
-    .replace('_', ' ');
-
-export const cases: IncompleteBenchCase[] = json.runs
-  .filter((r) => (r.method === 'APMC' || r.method === 'APMC (guarded)') && r.status !== 'failed')
-  .map((r) => {
-    if (r.params.k_anchor_neighbours !== 12) {
-      throw new Error(
-        `apmc bench: ${r.file} was recorded with k = ${r.params.k_anchor_neighbours}`,
-      );
-    }
-    const guarded = r.method === 'APMC (guarded)';
-    return {
-      name: `${label(r.file)}${guarded ? ' (guarded)' : ''}`,
-      method: 'apmc',
-      params: guarded ? { guard: true } : {},
-      file: r.file,
-      referenceSeconds: r.timings_s.similarity + r.timings_s.spectral,
-      definition: 'similarity + spectral',
-      target: r.file === 'BDGP/BDGP_fea_Per0.5.mat' ? 5 : 1,
-    };
-  });
+export const cases: IncompleteBenchCase[] = casesFrom({
+  select: (r) => r.method === 'APMC' || guarded(r),
+  check: (r) => {
+    const k = r.params['k_anchor_neighbours'];
+    if (k !== 12) throw new Error(`apmc bench: ${r.file} was recorded with k = ${String(k)}`);
+  },
+  method: 'apmc',
+  name: (r, label) => `${label}${guarded(r) ? ' (guarded)' : ''}`,
+  params: (r) => (guarded(r) ? { guard: true } : {}),
+  timings: ['similarity', 'spectral'],
+  definition: 'similarity + spectral',
+  targets: { 'BDGP/BDGP_fea_Per0.5.mat': 5 },
+});
 
 export const scale = false;

@@ -13,54 +13,23 @@
  * `scale = false`: MKKM-IK holds one n_v × n_v kernel per view, so it is not one of the linear
  * methods the issue runs at n = 50,000 (it refuses n above its `MAX_N`, naming the memory).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { SHARED } from '../../helpers/paths';
-import type { IncompleteBenchCase } from './types';
+import { casesFrom, type IncompleteBenchCase } from './types';
 
-interface Run {
-  readonly file: string;
-  readonly method: string;
-  readonly params: {
-    readonly qnorm: number;
-    readonly alpha0: number;
-    readonly maxIter_rule: string;
-  };
-  readonly timings_s: { readonly kernels: number; readonly solver: number };
-}
-
-const json = JSON.parse(
-  readFileSync(join(SHARED, 'reference', 'baselines-incomplete.json'), 'utf8'),
-) as { runs: Run[] };
-
-const label = (file: string): string =>
-  file
-    .replace(/^.*\//, '')
-    .replace(/\.mat$/, '')
-    .replace('_fea', '')
-    .replace('_', ' ');
-
-export const cases: IncompleteBenchCase[] = json.runs
-  .filter((r) => r.method === 'MKKM-IK')
-  .map((r) => {
-    if (
-      r.params.qnorm !== 2 ||
-      r.params.alpha0 !== 1e-3 ||
-      !r.params.maxIter_rule.includes('1e-4')
-    ) {
+export const cases: IncompleteBenchCase[] = casesFrom({
+  select: (r) => r.method === 'MKKM-IK',
+  check: (r) => {
+    const p = r.params;
+    if (p['qnorm'] !== 2 || p['alpha0'] !== 1e-3 || !String(p['maxIter_rule']).includes('1e-4')) {
       throw new Error(
         `mkkm-ik bench: ${r.file} was recorded with other settings than our defaults`,
       );
     }
-    return {
-      name: label(r.file),
-      method: 'mkkm-ik',
-      params: {},
-      file: r.file,
-      referenceSeconds: r.timings_s.kernels + r.timings_s.solver,
-      definition: 'kernels + solve',
-      target: r.file === 'BDGP/BDGP_fea_Per0.5.mat' ? 5 : 1,
-    };
-  });
+  },
+  method: 'mkkm-ik',
+  params: () => ({}),
+  timings: ['kernels', 'solver'],
+  definition: 'kernels + solve',
+  targets: { 'BDGP/BDGP_fea_Per0.5.mat': 5 },
+});
 
 export const scale = false;
