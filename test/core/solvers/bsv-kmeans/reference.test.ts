@@ -19,18 +19,21 @@ import { describe, expect, it } from 'vitest';
 import type { ProtocolResult } from '../../../../src/core/protocol';
 import { bsvKmeans } from '../../../../src/core/solvers/bsv-kmeans';
 import {
-  readReference,
+  band,
+  CBG_PROTOCOL,
+  expectMetricsInBand,
+  incompleteReference,
+  METRIC_NAMES,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import {
   referenceSuite,
   type MetricSummary,
   type ReferenceFile,
   type ReferenceRun,
 } from '../../../helpers/reference';
 
-const NAMES = ['ACC', 'NMI', 'Purity'] as const;
-const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
-
-const json = readReference('baselines-incomplete');
-const bsvRuns = json.runs.filter((r) => r.method === 'BSV');
+const bsvRuns = recordedRuns('BSV');
 
 interface PerView {
   readonly view: number;
@@ -46,7 +49,7 @@ const viewRuns: ReferenceRun[] = bsvRuns.flatMap((run) =>
     metrics: pv.metrics,
   })),
 );
-const perViewFile: ReferenceFile = { ...json, runs: viewRuns };
+const perViewFile: ReferenceFile = { ...incompleteReference, runs: viewRuns };
 
 /** Our metrics per file and view, filled by the per-view suite, read by the oracle checks. */
 const ours = new Map<string, Map<number, ProtocolResult['metrics']>>();
@@ -67,15 +70,10 @@ describe('bsv-kmeans reference (baselines-incomplete.json, BSV)', () => {
     title: 'each view, mean-filled, under the CBG protocol',
     name: (run) => `${run.file}: ${run.method}`,
     params: (run) => ({ criterion: 'view', view: run.params['view'] as number }),
-    protocol: { protocol: 'paper', seed: 0, seeds: 20, replicates: 20, kmeansMaxIterations: 1000 },
+    protocol: CBG_PROTOCOL,
     check: (result, run) => {
       const v = run.params['view'] as number;
-      for (const m of NAMES) {
-        const ref = run.metrics[m]!;
-        const ours = result.metrics[m]!.mean;
-        console.log(`${run.file} view ${v} ${m} ${ours.toFixed(4)} (ref ${ref.mean.toFixed(4)})`);
-        expect(ours, `${run.file} view ${v} ${m}`).toBeGreaterThanOrEqual(ref.mean - band(ref));
-      }
+      expectMetricsInBand(result.metrics, run, `${run.file} view ${v}`, true);
       expect(result.notes[0]).toContain(`view ${v} of 3`);
       if (!ours.has(run.file)) ours.set(run.file, new Map());
       ours.get(run.file)!.set(v, result.metrics);
@@ -91,7 +89,7 @@ describe('bsv-kmeans reference (baselines-incomplete.json, BSV)', () => {
         const [, best] = [...views!.entries()].reduce((a, b) =>
           b[1]['ACC']!.mean > a[1]['ACC']!.mean ? b : a,
         );
-        for (const m of NAMES) {
+        for (const m of METRIC_NAMES) {
           const ref = run.metrics[m]!;
           expect(best[m]!.mean, `${run.file} ${m}`).toBeGreaterThanOrEqual(ref.mean - band(ref));
         }

@@ -29,7 +29,7 @@ import { describe, expect, it } from 'vitest';
 import type { MultiViewDataset } from '../../../../src/core/dataset';
 import { thinSvd } from '../../../../src/core/linalg/kernels';
 import type { Mat } from '../../../../src/core/linalg/types';
-import { evaluate, type ProtocolResult } from '../../../../src/core/protocol';
+import { evaluate } from '../../../../src/core/protocol';
 import {
   daimc,
   daimcIterate,
@@ -43,27 +43,18 @@ import type { Solver } from '../../../../src/core/solvers/types';
 import { incompleteInput } from '../../../../src/core/views/incomplete-input';
 import { loadDataset } from '../../../../src/io/load';
 import {
-  readReference,
-  referenceSuite,
-  type MetricSummary,
-  type ReferenceRun,
-} from '../../../helpers/reference';
+  CBG_PROTOCOL,
+  expectMetricsInBand,
+  incompleteReference,
+  recordedRun,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import { referenceSuite } from '../../../helpers/reference';
 import { DATASETS } from '../../../helpers/paths';
 import { drain } from '../../../helpers/toy';
 import { join } from 'node:path';
 
-const NAMES = ['ACC', 'NMI', 'Purity'] as const;
-const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
-const CBG = {
-  protocol: 'paper',
-  seed: 0,
-  seeds: 20,
-  replicates: 20,
-  kmeansMaxIterations: 1000,
-} as const;
-
-const json = readReference('baselines-incomplete');
-const fixture = json.runs.find((r) => r.method === 'DAIMC (fixed-start fixture)')!;
+const fixture = recordedRun('DAIMC (fixed-start fixture)');
 const checks = fixture.raw['checks'] as Record<string, number[] | number>;
 const relErr = (a: number, b: number): number => Math.abs(a - b) / Math.abs(b);
 const fro = (M: Mat): number => Math.sqrt(M.data.reduce((s, x) => s + x * x, 0));
@@ -72,19 +63,6 @@ const columnSums = (V: Mat): number[] => {
   for (let p = 0; p < V.data.length; p++) s[p % V.cols]! += V.data[p]!;
   return s;
 };
-
-/** One-sided: our mean is never below the recorded one by more than the band. */
-function atLeastRecorded(metrics: ProtocolResult['metrics'], run: ReferenceRun, what: string) {
-  for (const m of NAMES) {
-    const ref = run.metrics[m]!;
-    const ours = metrics[m]!;
-    console.log(
-      `${what} ${m} ${ours.mean.toFixed(4)}±${ours.std.toFixed(4)} ` +
-        `(ref ${ref.mean.toFixed(4)}±${ref.std.toFixed(4)}, band ${band(ref).toFixed(4)})`,
-    );
-    expect(ours.mean, `${what} ${m}`).toBeGreaterThanOrEqual(ref.mean - band(ref));
-  }
-}
 
 describe('daimc fixed-start fixture (NGs Per0.5, start from the ground-truth labels)', () => {
   let ds: MultiViewDataset;
@@ -140,8 +118,8 @@ describe('daimc fixed-start fixture (NGs Per0.5, start from the ground-truth lab
         };
       },
     };
-    const { output } = drain(evaluate(ds, fixed, {}, fixture.k!, CBG));
-    atLeastRecorded(output.metrics, fixture, 'fixed start');
+    const { output } = drain(evaluate(ds, fixed, {}, fixture.k!, CBG_PROTOCOL));
+    expectMetricsInBand(output.metrics, fixture, 'fixed start', true);
   }, 120_000);
 });
 
@@ -149,18 +127,18 @@ const SEEDS: Record<string, number> = { 'NGs/NGs_Per0.5.mat': 5, 'BDGP/BDGP_fea_
 
 describe('daimc reference (random-start runs)', () => {
   it('has the recorded DAIMC runs: NGs Per0.5 and BDGP Per0.5', () => {
-    const files = json.runs.filter((r) => r.method === 'DAIMC').map((r) => r.file);
+    const files = recordedRuns('DAIMC').map((r) => r.file);
     expect(files.sort()).toEqual(Object.keys(SEEDS).sort());
   });
 
   for (const file of Object.keys(SEEDS)) {
-    const one = { ...json, runs: json.runs.filter((r) => r.method === 'DAIMC' && r.file === file) };
+    const one = { ...incompleteReference, runs: [recordedRun('DAIMC', file)] };
     referenceSuite(daimc, one, {
       title: `${file}: paper protocol, ${SEEDS[file]} seeds (a solve per seed)`,
       name: (run) => `${run.file}: at least the recorded ACC, NMI, Purity`,
       params: () => ({}),
-      protocol: { ...CBG, seeds: SEEDS[file]! },
-      check: (result, run) => atLeastRecorded(result.metrics, run, run.file),
+      protocol: { ...CBG_PROTOCOL, seeds: SEEDS[file]! },
+      check: (result, run) => expectMetricsInBand(result.metrics, run, run.file, true),
       timeout: 600_000,
     });
   }

@@ -37,26 +37,19 @@ import { incompleteInput } from '../../../../src/core/views/incomplete-input';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
 import {
-  maxRelativeError,
-  readReference,
-  referenceSuite,
-  type MetricSummary,
-} from '../../../helpers/reference';
+  band,
+  CBG_PROTOCOL,
+  expectMetricsInBand,
+  incompleteReference,
+  METRIC_NAMES,
+  recordedRun,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import { maxRelativeError, referenceSuite } from '../../../helpers/reference';
 import { drain } from '../../../helpers/toy';
 
-const NAMES = ['ACC', 'NMI', 'Purity'] as const;
-const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
-const PROTOCOL = {
-  protocol: 'paper',
-  seed: 0,
-  seeds: 20,
-  replicates: 20,
-  kmeansMaxIterations: 1000,
-} as const;
-
-const json = readReference('baselines-incomplete');
-const arpackRuns = json.runs.filter((r) => r.method === 'EEIMVC');
-const fixture = json.runs.find((r) => r.method === 'EEIMVC (fixed-start fixture)')!;
+const arpackRuns = recordedRuns('EEIMVC');
+const fixture = recordedRun('EEIMVC (fixed-start fixture)');
 
 interface KernelChecks {
   readonly sum: number[];
@@ -145,34 +138,27 @@ describe('eeimvc reference (baselines-incomplete.json, EEIMVC)', () => {
     });
   });
 
-  referenceSuite(eeimvc, json, {
+  referenceSuite(eeimvc, incompleteReference, {
     title: 'the fixed-start fixture under the CBG protocol: trace to 1e-9, metrics both ways',
     select: (run) => run === fixture,
     expectedRuns: 1,
     name: (run) => `${run.file}: ${run.method}`,
     params: () => ({ lambda: 1, qnorm: 2 }),
-    protocol: PROTOCOL,
+    protocol: CBG_PROTOCOL,
     objective: { relative: 1e-9 },
-    metrics: { names: NAMES, band },
+    metrics: { names: METRIC_NAMES, band },
     timeout: 300_000,
   });
 
-  referenceSuite(eeimvc, json, {
+  referenceSuite(eeimvc, incompleteReference, {
     title:
       'the ARPACK-sign runs under the CBG protocol: never below the recorded metrics by the band',
     select: (run) => run.method === 'EEIMVC',
     expectedRuns: 6,
     name: (run) => `${run.file}: ${run.method}`,
     params: () => ({}),
-    protocol: PROTOCOL,
-    check: (result, run) => {
-      for (const m of NAMES) {
-        const ref = run.metrics[m]!;
-        const ours = result.metrics[m]!.mean;
-        console.log(`${run.file} ${m} ${ours.toFixed(4)} (ref ${ref.mean.toFixed(4)})`);
-        expect(ours, `${run.file} ${m}`).toBeGreaterThanOrEqual(ref.mean - band(ref));
-      }
-    },
+    protocol: CBG_PROTOCOL,
+    check: (result, run) => expectMetricsInBand(result.metrics, run, run.file, true),
     timeout: 300_000,
   });
 });

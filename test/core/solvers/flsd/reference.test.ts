@@ -33,25 +33,15 @@ import { incompleteInput } from '../../../../src/core/views/incomplete-input';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
 import {
-  readReference,
-  referenceSuite,
-  type MetricSummary,
-  type ReferenceRun,
-} from '../../../helpers/reference';
+  CBG_PROTOCOL,
+  expectMetricsInBand,
+  incompleteReference,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import { referenceSuite, type ReferenceRun } from '../../../helpers/reference';
 import { drain } from '../../../helpers/toy';
 
-const NAMES = ['ACC', 'NMI', 'Purity'] as const;
-const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
-const PROTOCOL = {
-  protocol: 'paper',
-  seed: 0,
-  seeds: 20,
-  replicates: 20,
-  kmeansMaxIterations: 1000,
-} as const;
-
-const json = readReference('baselines-incomplete');
-const runs = json.runs.filter((r) => r.method.startsWith('FLSD'));
+const runs = recordedRuns((r) => r.method.startsWith('FLSD'));
 const isFixture = (r: ReferenceRun) => r.method === 'FLSD (fixed-start fixture)';
 const randomStart = (r: ReferenceRun) => r.method === 'FLSD' && r.file === 'NGs/NGs_Per0.5.mat';
 const oneSided = (r: ReferenceRun) => r.file === 'BDGP/BDGP_fea_Per0.9.mat';
@@ -116,23 +106,14 @@ describe('flsd reference (baselines-incomplete.json, FLSD)', () => {
     alpha.forEach((a, v) => expect(Math.abs(a - refAlpha[v]!)).toBeLessThan(1e-3));
   });
 
-  referenceSuite((r) => (randomStart(r) ? flsd : solvedOnce), json, {
+  referenceSuite((r) => (randomStart(r) ? flsd : solvedOnce), incompleteReference, {
     title: 'metrics under the paper protocol',
     select: (r) => r.method.startsWith('FLSD'),
     name: (r) => `${r.file}: ${r.method} (start ${paramsOf(r).start})`,
     params: paramsOf,
-    protocol: PROTOCOL,
-    check: (result, run) => {
-      for (const m of NAMES) {
-        const ref = run.metrics[m]!;
-        const ours = result.metrics[m]!.mean;
-        console.log(
-          `${run.file} ${run.method} ${m} ${ours.toFixed(4)} (ref ${ref.mean.toFixed(4)})`,
-        );
-        if (oneSided(run)) expect(ours, m).toBeGreaterThanOrEqual(ref.mean - band(ref));
-        else expect(Math.abs(ours - ref.mean), m).toBeLessThanOrEqual(band(ref));
-      }
-    },
+    protocol: CBG_PROTOCOL,
+    check: (result, run) =>
+      expectMetricsInBand(result.metrics, run, `${run.file} ${run.method}`, oneSided(run)),
     timeout: 600_000,
   });
 });

@@ -21,15 +21,15 @@ import { createRng } from '../../../../src/core/random';
 import { mic } from '../../../../src/core/solvers/mic';
 import type { Solver } from '../../../../src/core/solvers/types';
 import {
-  readReference,
-  referenceSuite,
-  type MetricSummary,
-  type ReferenceRun,
-} from '../../../helpers/reference';
+  band,
+  CBG_PROTOCOL,
+  incompleteReference,
+  METRIC_NAMES,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import { referenceSuite, type ReferenceRun } from '../../../helpers/reference';
 
-const json = readReference('baselines-incomplete');
-const runs = json.runs.filter((r) => r.method.startsWith('MIC'));
-const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
+const runs = recordedRuns((r) => r.method.startsWith('MIC'));
 
 /**
  * The start seed per recorded run. Under β = 0.01 the NMF start ends in one of two basins on
@@ -61,7 +61,7 @@ describe('mic reference (baselines-incomplete.json, MIC)', () => {
     expect(Math.max(...acc.slice(1))).toBeLessThan(0.25);
   });
 
-  referenceSuite(solvedOnce, json, {
+  referenceSuite(solvedOnce, incompleteReference, {
     title: 'one solve, CBG protocol (20 × k-means of 20 starts)',
     select: (r) => r.method.startsWith('MIC'),
     expectedRuns: 2,
@@ -83,8 +83,8 @@ describe('mic reference (baselines-incomplete.json, MIC)', () => {
         refineIter: p['maxIter'] as number,
       };
     },
-    protocol: { protocol: 'paper', seed: 0, seeds: 20, replicates: 20, kmeansMaxIterations: 1000 },
-    metrics: { names: ['ACC', 'NMI', 'Purity'], band },
+    protocol: CBG_PROTOCOL,
+    metrics: { names: METRIC_NAMES, band },
     check: (result, run) => {
       expect(result.iterations).toBe(run.iterations);
       const ours = result.objective;

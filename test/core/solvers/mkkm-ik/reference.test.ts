@@ -30,12 +30,15 @@ import type { Solver, SolverOutput } from '../../../../src/core/solvers/types';
 import { incompleteInput } from '../../../../src/core/views/incomplete-input';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
-import { maxRelativeError, readReference, type MetricSummary } from '../../../helpers/reference';
+import {
+  CBG_PROTOCOL,
+  expectMetricsInBand,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import { maxRelativeError } from '../../../helpers/reference';
 import { drain } from '../../../helpers/toy';
 
-const json = readReference('baselines-incomplete');
-const runs = json.runs.filter((r) => r.method === 'MKKM-IK');
-const band = (ref: MetricSummary): number => Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
+const runs = recordedRuns('MKKM-IK');
 const TOL = 1e-9;
 
 interface KernelChecks {
@@ -119,27 +122,12 @@ describe('mkkm-ik reference (baselines-incomplete.json, MKKM-IK)', () => {
           return output;
         },
       };
-      const { output: result } = drain(
-        evaluate(ds, solved, {}, run.k!, {
-          protocol: 'paper',
-          seed: 0,
-          seeds: 20,
-          replicates: 20,
-          kmeansMaxIterations: 1000,
-        }),
+      const { output: result } = drain(evaluate(ds, solved, {}, run.k!, CBG_PROTOCOL));
+      console.log(
+        `${run.file}: trace ${traceErr.toExponential(1)}, γ ${gammaErr.toExponential(1)}, ` +
+          `Hn_sv ${svErr.toExponential(1)}`,
       );
-      const lines = [
-        `trace ${traceErr.toExponential(1)}, γ ${gammaErr.toExponential(1)}, Hn_sv ${svErr.toExponential(1)}`,
-      ];
-      for (const m of ['ACC', 'NMI', 'Purity']) {
-        const ref = run.metrics[m]!;
-        const ours = result.metrics[m]!.mean;
-        lines.push(
-          `${m} ${ours.toFixed(4)} (ref ${ref.mean.toFixed(4)} ± ${band(ref).toFixed(3)})`,
-        );
-        expect(Math.abs(ours - ref.mean), `${run.file} ${m}`).toBeLessThanOrEqual(band(ref));
-      }
-      console.log(`${run.file}: ${lines.join('; ')}`);
+      expectMetricsInBand(result.metrics, run, run.file);
     });
   }
 });

@@ -31,10 +31,16 @@ import { incompleteInput } from '../../../../src/core/views/incomplete-input';
 import { transposeInto } from '../../../../src/core/linalg/dense';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
-import { readReference, referenceSuite } from '../../../helpers/reference';
+import {
+  band,
+  CBG_PROTOCOL,
+  incompleteReference,
+  METRIC_NAMES,
+  recordedRuns,
+} from '../../../helpers/incomplete-reference';
+import { referenceSuite } from '../../../helpers/reference';
 
-const json = readReference('baselines-incomplete');
-const runs = json.runs.filter((r) => r.method === 'UEAF');
+const runs = recordedRuns('UEAF');
 const defaults = validateParams(ueaf.schema, {});
 
 /** Features (rows of the d × n_v block) that have an exact duplicate and ≥ 2 nonzeros. */
@@ -100,17 +106,14 @@ describe('ueaf reference (baselines-incomplete.json, UEAF)', () => {
     }
   });
 
-  referenceSuite(ueaf, json, {
+  referenceSuite(ueaf, incompleteReference, {
     title: 'paper-protocol accuracy (NGs Per0.9; see the file comment for why only it)',
     select: (r) => r.method === 'UEAF' && r.file === 'NGs/NGs_Per0.9.mat',
     expectedRuns: 1,
     name: (run) => `${run.file}: ACC, NMI, Purity means within the band`,
     params: () => defaults,
-    protocol: { protocol: 'paper', seed: 1, seeds: 20, replicates: 20, kmeansMaxIterations: 1000 },
-    metrics: {
-      names: ['ACC', 'NMI', 'Purity'],
-      band: ({ std }) => Math.max(0.02, 2 * std * Math.sqrt(2 / 20)),
-    },
+    protocol: { ...CBG_PROTOCOL, seed: 1 },
+    metrics: { names: METRIC_NAMES, band },
     timeout: 900_000,
   });
 });
