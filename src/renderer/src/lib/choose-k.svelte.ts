@@ -7,6 +7,7 @@
 import type { ChooseKInfo } from '../../../shared/choose-k';
 import type { ParamValue } from '../../../shared/contract';
 import { checkInteger } from './params';
+import { PollTimer } from './poll';
 import type { Call } from './runs.svelte';
 
 /** Between two status reads of a running sweep. */
@@ -27,7 +28,7 @@ export class ChooseKState {
   error = $state.raw<Error | null>(null);
 
   readonly #call: Call;
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #poller = new PollTimer(POLL_MS, () => void this.poll());
 
   constructor(call: Call) {
     this.#call = call;
@@ -94,12 +95,10 @@ export class ChooseKState {
 
   /** Stops reading the sweep's state (the component went away). */
   stop(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#poller.stop();
   }
 
   #schedule(): void {
-    this.stop();
-    if (this.running) this.#timer = setTimeout(() => void this.poll(), POLL_MS);
+    this.#poller.schedule(this.running);
   }
 }

@@ -15,6 +15,7 @@ import {
   type DraftDataset,
   type StudyDraft,
 } from './study-spec';
+import { PollTimer } from './poll';
 import type { Call } from './runs.svelte';
 
 /** Between two status reads of a running study. */
@@ -31,7 +32,7 @@ export class StudyState {
   error = $state.raw<Error | null>(null);
 
   readonly #call: Call;
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #poller = new PollTimer(POLL_MS, () => void this.poll());
 
   constructor(call: Call) {
     this.#call = call;
@@ -217,13 +218,11 @@ export class StudyState {
   }
 
   stop(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#poller.stop();
   }
 
   #schedule(): void {
-    this.stop();
-    if (this.running) this.#timer = setTimeout(() => void this.poll(), POLL_MS);
+    this.#poller.schedule(this.running);
   }
 }
 
