@@ -4,28 +4,13 @@
  * no serious or critical violation. A failure lists each violation with the elements it hit.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scan } from '../helpers/axe';
-import { finishQuickRun, newestRun, startStudio, type Studio } from '../helpers/studio';
+import { finishQuickRun, newestRun, useStudio } from '../helpers/studio';
 
-let studio: Studio | undefined;
-let missing: Error | undefined;
-
-function page(): Page {
-  if (missing) throw missing;
-  if (!studio) throw new Error('the studio did not start');
-  return studio.page;
-}
-
-beforeAll(async () => {
-  const started = await startStudio({ bypassCSP: true });
-  if (started instanceof Error) missing = started;
-  else studio = started;
-});
-
-afterAll(async () => {
-  await studio?.close();
-});
+// bypassCSP lets the axe-core scan be injected.
+const studio = useStudio({ bypassCSP: true });
+const page = (): Page => studio().page;
 
 describe('accessibility (axe-core)', () => {
   it('has no serious violation on any tab, light or dark, with a dataset and a finished run', async () => {
@@ -50,7 +35,6 @@ describe('accessibility (axe-core)', () => {
   }, 120_000);
 
   it('logged no page errors', () => {
-    page();
-    expect(studio?.errors).toEqual([]);
+    expect(studio().errors).toEqual([]);
   });
 });

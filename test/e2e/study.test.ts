@@ -14,36 +14,19 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateStudySpec } from '../../src/core/study/spec';
 import { REPO } from './browser';
 import { scan } from '../helpers/axe';
-import { startStudio, type Studio } from '../helpers/studio';
+import { useStudio } from '../helpers/studio';
 
 const SOURCES = resolve(REPO, '../shared/datasets/3Sources/3sources.mat');
 const SHOTS = join(REPO, 'docs', 'screenshots');
 const BIN = join(REPO, 'bin', 'mvstudio.mjs');
 
-let studio: Studio | undefined;
-let missing: Error | undefined;
-
-function page(): Page {
-  if (missing) throw missing;
-  if (!studio) throw new Error('the studio did not start');
-  return studio.page;
-}
-
-beforeAll(async () => {
-  // Fail, never skip, when the build or the browser is missing.
-  // bypassCSP lets the axe-core scan be injected.
-  const started = await startStudio({ bypassCSP: true });
-  if (started instanceof Error) missing = started;
-  else studio = started;
-});
-
-afterAll(async () => {
-  await studio?.close();
-});
+// bypassCSP lets the axe-core scan be injected.
+const studio = useStudio({ bypassCSP: true });
+const page = (): Page => studio().page;
 
 /**
  * Takes the README's screenshot of the results (the run's progress above them); with
@@ -84,7 +67,7 @@ async function setField(p: Page, testid: string, value: string): Promise<void> {
 describe('the Study screen, with the real worker', () => {
   it('builds a 2 × 2 grid study, runs it with progress, shows the table and the heatmap', async () => {
     const p = page();
-    const out = studio!.out;
+    const out = studio().out;
     await p.getByTestId('path-input').fill(SOURCES);
     await p.getByTestId('open-path').click();
     await p.getByTestId('info-file').filter({ hasText: '3sources.mat' }).waitFor();
@@ -192,7 +175,7 @@ describe('the Study screen, with the real worker', () => {
     await setField(p, 'study-seeds', '20');
     await setField(p, 'study-replicates', '20');
     await p.getByTestId('study-name').fill('longer');
-    const dir = join(studio!.out, 'study-longer');
+    const dir = join(studio().out, 'study-longer');
     await p.getByTestId('study-folder').fill(dir);
     await p.getByTestId('study-start').click();
     await p.locator('[data-testid="study-status"][data-status="running"]').waitFor();
@@ -216,7 +199,7 @@ describe('the Study screen, with the real worker', () => {
       grid: { Concat: { normalize: ['none', 'zscore'] } },
       seeds: 3,
     };
-    const file = join(studio!.out, 'cli.json');
+    const file = join(studio().out, 'cli.json');
     await writeFile(file, JSON.stringify(spec));
     await p.getByTestId('study-load-spec').setInputFiles(file);
     await p.getByTestId('study-spec-message').filter({ hasText: 'Loaded cli.json' }).waitFor();
@@ -226,7 +209,7 @@ describe('the Study screen, with the real worker', () => {
       await p.locator('[data-testid="study-grid-input"][data-param="normalize"]').inputValue(),
     ).toBe('none, zscore');
 
-    await p.getByTestId('study-open-path').fill(join(studio!.out, 'study-grid'));
+    await p.getByTestId('study-open-path').fill(join(studio().out, 'study-grid'));
     await p.getByTestId('study-open').click();
     await p
       .getByTestId('study-progress-text')
@@ -237,7 +220,6 @@ describe('the Study screen, with the real worker', () => {
   }, 60_000);
 
   it('logged no page errors', () => {
-    page();
-    expect(studio?.errors).toEqual([]);
+    expect(studio().errors).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, REPO, setupProblem, WEB } from '../e2e/browser';
 import { DatasetLibrary } from '../../src/backend/library';
 import { RunManager } from '../../src/backend/runs';
@@ -29,18 +30,18 @@ export interface Studio {
   close(): Promise<void>;
 }
 
-export async function startStudio(
-  options: {
-    library?: DatasetLibrary;
-    colorScheme?: 'light' | 'dark';
-    /** Lets page.addScriptTag inject a script the page's CSP (script-src 'self') refuses. */
-    bypassCSP?: boolean;
-    /** Playwright's default timeout (ms); default 20 s. */
-    timeout?: number;
-    /** How often the run manager pushes a run's progress (ms); its default otherwise. */
-    progressIntervalMs?: number;
-  } = {},
-): Promise<Studio | Error> {
+export interface StudioOptions {
+  library?: DatasetLibrary;
+  colorScheme?: 'light' | 'dark';
+  /** Lets page.addScriptTag inject a script the page's CSP (script-src 'self') refuses. */
+  bypassCSP?: boolean;
+  /** Playwright's default timeout (ms); default 20 s. */
+  timeout?: number;
+  /** How often the run manager pushes a run's progress (ms); its default otherwise. */
+  progressIntervalMs?: number;
+}
+
+export async function startStudio(options: StudioOptions = {}): Promise<Studio | Error> {
   const problem = setupProblem();
   if (problem) return problem;
   const out = await mkdtemp(join(tmpdir(), 'mvstudio-e2e-out-'));
@@ -136,4 +137,27 @@ export async function finishQuickRun(page: Page, method?: string): Promise<strin
   await items.nth(before).waitFor();
   await newestRun(page).and(page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
   return chosen;
+}
+
+/**
+ * Starts the studio before a test file's tests and closes it after them. The returned function
+ * is the started studio; in a test it throws what kept the studio from starting (a missing build
+ * or browser fails every test, never skips it).
+ */
+export function useStudio(options: StudioOptions = {}): () => Studio {
+  let studio: Studio | undefined;
+  let missing: Error | undefined;
+  beforeAll(async () => {
+    const started = await startStudio(options);
+    if (started instanceof Error) missing = started;
+    else studio = started;
+  });
+  afterAll(async () => {
+    await studio?.close();
+  });
+  return () => {
+    if (missing) throw missing;
+    if (!studio) throw new Error('the studio did not start');
+    return studio;
+  };
 }
