@@ -7,30 +7,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO } from './browser';
-import { finishQuickRun, newestRun, startStudio, type Studio } from '../helpers/studio';
+import { finishQuickRun, newestRun, useStudio } from '../helpers/studio';
 
 const HW = resolve(REPO, '../shared/datasets/HW/HW.mat');
 
-let studio: Studio | undefined;
-let missing: Error | undefined;
-
-function page(): Page {
-  if (missing) throw missing;
-  if (!studio) throw new Error('the studio did not start');
-  return studio.page;
-}
-
-beforeAll(async () => {
-  const started = await startStudio();
-  if (started instanceof Error) missing = started;
-  else studio = started;
-});
-
-afterAll(async () => {
-  await studio?.close();
-});
+const studio = useStudio();
+const page = (): Page => studio().page;
 
 const selected = (p: Page, tab: string): Promise<string | null> =>
   p.getByTestId(`tab-${tab}`).getAttribute('aria-selected');
@@ -162,7 +146,7 @@ describe('the shell', () => {
 
   it('names the file being opened from the moment a 100k-sample open starts', async () => {
     const p = page();
-    const big = join(studio?.out ?? '', 'big-100k.csv');
+    const big = join(studio().out, 'big-100k.csv');
     const rows: string[] = [];
     for (let i = 0; i < 100_000; i++)
       rows.push(Array.from({ length: 8 }, (_, j) => ((i * 31 + j * 7) % 997) / 10).join(','));
@@ -183,7 +167,7 @@ describe('the shell', () => {
 
   it('drops an export message once what it describes changes', async () => {
     const p = page();
-    const out = studio?.out ?? '';
+    const out = studio().out;
     await p.getByTestId('dataset-item').filter({ hasText: 'NGs_Per0.5.mat' }).click();
     await p.getByTestId('tab-run').click();
     const first = newestRun(p);
@@ -281,7 +265,6 @@ describe('the shell', () => {
   });
 
   it('logged no page errors', () => {
-    page();
-    expect(studio?.errors).toEqual([]);
+    expect(studio().errors).toEqual([]);
   });
 });
