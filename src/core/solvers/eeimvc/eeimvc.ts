@@ -133,23 +133,19 @@ export interface IterateOptions {
   readonly tol: number;
 }
 
-/** R = Σ_p β_p·H_p·W_p + λ·H0 into `R` (n, k); `HW` (n, k) scratch. */
-function combine(
-  H: readonly Mat[],
-  W: readonly Mat[],
-  beta: Float64Array,
-  lambda: number,
-  H0: Mat,
-  R: Mat,
-  HW: Mat,
-): void {
+/** HW[p] = H_p·W_p (n, k) for every view. */
+function products(H: readonly Mat[], W: readonly Mat[], HW: readonly Mat[]): void {
+  H.forEach((Hp, p) => matmul(Hp, W[p]!, HW[p]!));
+}
+
+/** R = Σ_p β_p·HW[p] + λ·H0 into `R` (n, k), from `products`. */
+function combine(HW: readonly Mat[], beta: Float64Array, lambda: number, H0: Mat, R: Mat): void {
   const r = R.data;
   const h0 = H0.data;
   for (let i = 0; i < r.length; i++) r[i] = lambda * h0[i]!;
-  H.forEach((Hp, p) => {
-    matmul(Hp, W[p]!, HW);
+  HW.forEach((M, p) => {
     const b = beta[p]!;
-    const hw = HW.data;
+    const hw = M.data;
     for (let i = 0; i < r.length; i++) r[i]! += b * hw[i]!;
   });
 }
@@ -173,7 +169,7 @@ function gather(M: Mat, rows: Int32Array): Mat {
 
 /**
  * The alternating iteration from `start` (see the file comment), one step per iteration.
- * Memory: V + 4 arrays of (n, k); work per iteration O(n·k²·V).
+ * Memory: 2V + 3 arrays of (n, k); work per iteration O(n·k²·V).
  */
 export function* eeimvcIterate(
   start: EeimvcStart,
@@ -195,9 +191,11 @@ export function* eeimvcIterate(
   });
   let beta = Float64Array.from(start.beta);
   const R: Mat = { rows: n, cols: k, data: new Float64Array(n * k) };
-  const HW: Mat = { rows: n, cols: k, data: new Float64Array(n * k) };
+  // H_p·W_p per view, shared by the traces t_p and R.
+  const HW: Mat[] = H.map(() => ({ rows: n, cols: k, data: new Float64Array(n * k) }));
   const HtH: Mat = { rows: k, cols: k, data: new Float64Array(k * k) };
-  combine(H, W, beta, o.lambda, start.H0, R, HW);
+  products(H, W, HW);
+  combine(HW, beta, o.lambda, start.H0, R);
   const objective: number[] = [];
   const betaTrace: number[][] = [];
   const q = o.qnorm;
@@ -211,10 +209,11 @@ export function* eeimvcIterate(
       const h = H[p]!.data;
       for (let r = 0; r < M.length; r++) h.set(Q.data.subarray(r * k, (r + 1) * k), M[r]! * k);
     }
-    const tp = H.map((Hp, p) => traceTA(Hstar, matmul(Hp, W[p]!, HW)));
+    products(H, W, HW);
+    const tp = HW.map((M) => traceTA(Hstar, M));
     const norm = tp.reduce((a, x) => a + x ** (q / (q - 1)), 0) ** (1 / q);
     beta = Float64Array.from(tp, (x) => x ** (1 / (q - 1)) / norm);
-    combine(H, W, beta, o.lambda, start.H0, R, HW);
+    combine(HW, beta, o.lambda, start.H0, R);
     const obj = traceTA(Hstar, R);
     objective.push(obj);
     betaTrace.push(Array.from(beta));

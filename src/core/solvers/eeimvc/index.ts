@@ -43,7 +43,7 @@ function check(ds: SolverInput, k: number): void {
 
 /**
  * Bytes at the peak: the unit-L2 copy of each view (n_v·d_v doubles) and, for a sparse one,
- * X and Xᵀ as CSR (at most SPARSE_BELOW·n_v·d_v entries of 12 bytes each), V + 5 (n, k)
+ * X and Xᵀ as CSR (at most SPARSE_BELOW·n_v·d_v entries of 12 bytes each), 2V + 4 (n, k)
  * arrays, the eigensolver's 8 (n, b) blocks and its operator's scratch.
  */
 function footprintBytes(
@@ -59,7 +59,7 @@ function footprintBytes(
     copies += (1 + (2 * 12 * SPARSE_BELOW) / 8) * present[v]! * d + present[v]! + d;
     scratch += (2 * present[v]! + d) * b;
   });
-  return 8 * (copies + scratch + (dims.length + 5) * n * k + 8 * n * b);
+  return 8 * (copies + scratch + (2 * dims.length + 4) * n * k + 8 * n * b);
 }
 
 /** EEIMVC; see README.md. */
@@ -79,7 +79,7 @@ export const eeimvc = defineSolver({
   footprint: ({ n, dims, present, k }) => ({
     bytes: footprintBytes(n, dims, present, k),
     quadratic: false,
-    note: 'the centred kernel factors of the views (Σ n_v·d_v), V + 5 n × k partitions, the eigensolver blocks',
+    note: 'the centred kernel factors of the views (Σ n_v·d_v), 2V + 4 n × k partitions, the eigensolver blocks',
   }),
   cost: ({ n, dims, present, k }, p) => {
     // The start: kernel factors and about 300 block products of width b with each factor (the
