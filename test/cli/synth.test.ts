@@ -84,7 +84,7 @@ describe('mvstudio synth', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const summary = JSON.parse(run.stdout) as { bundle: string; params: Record<string, unknown> };
-    expect(summary.params).toMatchObject({ anchors: 6, lambda: 0, start: 'seeded', restarts: 1 });
+    expect(summary.params).toMatchObject({ anchors: 6, lambda: 0, start: 'best', restarts: 0 });
     const record = await readRunBundle(summary.bundle);
     expect(record.params).toMatchObject({ anchors: 6, alphaRule: 'norm', normalize: true });
     expect(record.dataset.missing).toEqual({

@@ -22,7 +22,9 @@ describe('ParamsOf a schema declared as const', () => {
     >();
     expectTypeOf<ParamsOf<typeof bsvSchema>['neighbors']>().toEqualTypeOf<number>();
     expectTypeOf<ParamsOf<typeof imvcCbgSchema>['normalize']>().toEqualTypeOf<boolean>();
-    expectTypeOf<ParamsOf<typeof imvcCbgSchema>['start']>().toEqualTypeOf<'seeded' | 'reference'>();
+    expectTypeOf<ParamsOf<typeof imvcCbgSchema>['start']>().toEqualTypeOf<
+      'seeded' | 'reference' | 'best'
+    >();
     expectTypeOf<ParamsOf<typeof cglSchema>['path']>().toEqualTypeOf<'factorised' | 'dense'>();
     expectTypeOf<ParamsOf<typeof cgmvcNcSchema>['gamma']>().toEqualTypeOf<number>();
     expectTypeOf<ParamsOf<typeof kmlrsscPairwiseSchema>['sigma']>().toEqualTypeOf<

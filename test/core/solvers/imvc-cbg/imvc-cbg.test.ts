@@ -29,8 +29,11 @@ import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
 import { dataset, denseView } from '../../../helpers/toy';
 
+/** The solver's defaults, as a run without parameters gets them. */
+const defaults = (): Params => validateParams(imvcCbg.schema, {});
+/** Parameters over the seeded start (one solve per run) unless `start` is given. */
 const params = (raw: Record<string, number | string | boolean> = {}): Params =>
-  validateParams(imvcCbg.schema, raw);
+  validateParams(imvcCbg.schema, { start: 'seeded', ...raw });
 
 function drive(
   ds: MultiViewDataset,
@@ -129,7 +132,7 @@ function toyDataset(): { ds: MultiViewDataset; truth: number[] } {
 describe('imvc-cbg parameters and registration', () => {
   it('has the Improved version’s defaults and is registered', () => {
     expect(getSolver('imvc-cbg')).toBe(imvcCbg);
-    expect(params()).toEqual({
+    expect(defaults()).toEqual({
       anchors: 0,
       lambda: 0,
       dimension: 0,
@@ -137,8 +140,8 @@ describe('imvc-cbg parameters and registration', () => {
       tol: 1e-3,
       alphaRule: 'norm',
       normalize: true,
-      start: 'seeded',
-      restarts: 1,
+      start: 'best',
+      restarts: 0,
     });
     expect(imvcCbg.deterministic).toBe(false);
   });
@@ -149,9 +152,9 @@ describe('imvc-cbg parameters and registration', () => {
     );
     expect(() => params({ tol: 0 })).toThrow("parameter 'tol' must be a number above 0");
     expect(() => params({ start: 'zero' })).toThrow(
-      "parameter 'start' must be one of 'seeded', 'reference'",
+      "parameter 'start' must be one of 'seeded', 'reference', 'best'",
     );
-    expect(() => params({ restarts: 0 })).toThrow("parameter 'restarts' must be an integer");
+    expect(() => params({ restarts: -1 })).toThrow("parameter 'restarts' must be an integer");
   });
 });
 
@@ -393,7 +396,49 @@ describe('imvc-cbg solver', () => {
         expect(W.data[i * 4 + a]).toBe(i === a ? 1 : 0);
       }
     const out = drive(ds, params({ start: 'reference' }), 4).out;
-    expect(out.notes[0]).toContain('reference start');
+    expect(out.notes[0]).toContain('start=reference');
+  });
+
+  it("start 'best': the reference start among the candidates, the lowest objective kept", () => {
+    const final = (o: SolverOutput): number => o.objective[o.objective.length - 1]!;
+    const ref = drive(ds, params({ start: 'reference' }), 4, 3).out;
+    const seeded = drive(ds, params({ restarts: 4 }), 4, 3).out;
+    const best = drive(ds, params({ start: 'best' }), 4, 3).out;
+    const finals = best.diagnostics!['restartObjectives'] as number[];
+    // Default r = 5: candidate 1 is the reference start, 2 … 5 the seeded starts 1 … 4.
+    expect(finals).toHaveLength(5);
+    expect(finals[0]).toBe(final(ref));
+    expect(finals.slice(1)).toEqual(seeded.diagnostics!['restartObjectives']);
+    const kept = best.diagnostics!['keptRestart'] as number;
+    expect(finals[kept - 1]).toBe(Math.min(...finals));
+    expect(finals.indexOf(Math.min(...finals))).toBe(kept - 1);
+    expect(final(best)).toBe(Math.min(...finals));
+    expect(best.notes[0]).toContain('start=best');
+    const winner = kept === 1 ? 'the reference start' : `seeded start ${kept - 1}`;
+    expect(best.notes[1]).toContain(`kept ${winner} with the lowest final objective`);
+  });
+
+  it("start 'best' with r = 1 is the reference start bit for bit", () => {
+    for (const seed of [1, 5]) {
+      const ref = drive(ds, params({ start: 'reference' }), 4, seed).out;
+      const one = drive(ds, params({ start: 'best', restarts: 1 }), 4, seed).out;
+      expect(one.objective).toEqual(ref.objective);
+      expect(Array.from(one.embedding.data)).toEqual(Array.from(ref.embedding.data));
+      expect(one.diagnostics!['alpha']).toEqual(ref.diagnostics!['alpha']);
+      expect(one.diagnostics!['keptRestart']).toBe(1);
+    }
+  });
+
+  it('every result names its start, the default too', () => {
+    const byDefault = drive(ds, defaults(), 4).out;
+    expect(byDefault.notes[0]).toMatch(/^start=best: the reference start and 4 seeded start/);
+    expect(byDefault.diagnostics!['start']).toBe('best');
+    expect(byDefault.diagnostics!['restartObjectives']).toHaveLength(5);
+    expect(drive(ds, params(), 4).out.notes[0]).toMatch(/^start=seeded/);
+    expect(drive(ds, params({ start: 'reference' }), 4).out.notes[0]).toMatch(/^start=reference/);
+    expect(drive(ds, params({ start: 'best', restarts: 2 }), 4).out.notes[0]).toMatch(
+      /^start=best/,
+    );
   });
 });
 
