@@ -22,7 +22,7 @@ import type { SolverStep } from '../types';
 import type { Groups } from './groups';
 import { denseSimilarity } from './dense';
 import { degrees, shiftedLaplacianOp, similarityOp, similarityTrace } from './operator';
-import { pairGraph, type PairGraph } from './similarity';
+import { pairGraph, viewSource, type PairGraph } from './similarity';
 
 /** Relative residual tolerance of the Laplacian eigenpairs (values then to ~1e-16·‖L‖). */
 const EIG_TOL = 1e-10;
@@ -65,7 +65,7 @@ export function* pairGraphs(
   anchors: number,
   guard: boolean,
 ): Generator<SolverStep, PairGraph[], void> {
-  const views = unitViews.map(denseRows);
+  const views = unitViews.map((v) => viewSource(denseRows(v)));
   const pos = unitViews.map((v) => {
     const at = new Int32Array(groups.n).fill(-1);
     v.present.forEach((i, r) => (at[i] = r));
