@@ -54,29 +54,33 @@ interface CsrPair {
 
 /**
  * The view with a dense matrix stored as CSR when at most SPARSE_BELOW of its entries are
- * nonzero (same values; a CSR view, or a denser one, is returned as it is). O(n_v·d).
+ * nonzero (same values; a CSR view, or a denser one, is returned as it is). O(n_v·d), one pass.
  */
 export function sparseView(view: View): View {
   const x = view.values;
   if (x.kind === 'csr') return view;
   const { rows, cols, data } = x;
-  let nz = 0;
-  for (let i = 0; i < data.length; i++) if (data[i] !== 0) nz++;
-  if (data.length === 0 || nz > SPARSE_BELOW * data.length) return view;
+  if (data.length === 0) return view;
+  // One pass: the entries go straight into arrays of the largest sparse size, and the view is
+  // returned as it is as soon as one nonzero too many appears.
+  const cap = Math.floor(SPARSE_BELOW * data.length);
   const indptr = new Int32Array(rows + 1);
-  const indices = new Int32Array(nz);
-  const values = new Float64Array(nz);
+  const allIndices = new Int32Array(cap);
+  const allValues = new Float64Array(cap);
   let p = 0;
   for (let r = 0; r < rows; r++) {
     for (let j = 0; j < cols; j++) {
       const v = data[r * cols + j]!;
       if (v !== 0) {
-        indices[p] = j;
-        values[p++] = v;
+        if (p === cap) return view;
+        allIndices[p] = j;
+        allValues[p++] = v;
       }
     }
     indptr[r + 1] = p;
   }
+  const indices = allIndices.slice(0, p);
+  const values = allValues.slice(0, p);
   return { ...view, values: { kind: 'csr', rows, cols, indptr, indices, data: values } };
 }
 

@@ -40,4 +40,4 @@ export { symEigSelect } from './eig';
 export { choleskyFactor, choleskySolve } from './chol';
 export { ldlFactor, ldlSolve, type Ldl } from './ldl';
 export { luFactor, luSolve, type Lu } from './lu';
-export { svd } from './svd-gk';
+export { svd, svdTop } from './svd-gk';

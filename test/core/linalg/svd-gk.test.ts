@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bidiagSvd } from '../../../src/core/linalg/bidiag-dc';
-import { svd, thinSvd } from '../../../src/core/linalg/kernels';
+import { svd, svdTop, thinSvd } from '../../../src/core/linalg/kernels';
 import type { Mat } from '../../../src/core/linalg/types';
 import { fro, maxDiff, naiveMul, orthoError, randMat, scaleCols } from '../../helpers/mat';
 
@@ -118,6 +118,47 @@ describe('svd', () => {
     const A = randMat(70, 70, 1);
     A.data[5] = NaN;
     expect(() => svd(A)).toThrow(/non-finite/);
+  });
+});
+
+describe('svdTop', () => {
+  /** The first r columns of M (n×q), row-major. */
+  const lead = (M: Mat, r: number): number[] => {
+    const out: number[] = [];
+    for (let i = 0; i < M.rows; i++) for (let j = 0; j < r; j++) out.push(M.data[i * M.cols + j]!);
+    return out;
+  };
+
+  it.each([
+    [169, 0],
+    [169, 1],
+    [169, 17],
+    [169, 84],
+    [169, 169],
+    [210, 5],
+    [210, 209],
+    [65, 33],
+    [40, 7],
+  ])('n = %i, r = %i: the first r columns of svd, bit for bit', (n, r) => {
+    const A = randMat(n, n, 11 * n + r);
+    const full = svd(A);
+    let seen: number[] = [];
+    const top = svdTop(A, (s) => {
+      seen = Array.from(s);
+      return r;
+    });
+    expect(seen).toEqual(Array.from(full.s));
+    expect(Array.from(top.s)).toEqual(Array.from(full.s));
+    expect([top.U.rows, top.U.cols, top.V.rows, top.V.cols]).toEqual([n, r, n, r]);
+    expect(Array.from(top.U.data)).toEqual(lead(full.U, r));
+    expect(Array.from(top.V.data)).toEqual(lead(full.V, r));
+  });
+
+  it('the kept count is clamped to 0…n; a non-square A throws', () => {
+    const A = randMat(70, 70, 2);
+    expect(svdTop(A, () => 99).U.cols).toBe(70);
+    expect(svdTop(A, () => -3).U.cols).toBe(0);
+    expect(() => svdTop(randMat(70, 60, 3), () => 1)).toThrow(/square/);
   });
 });
 

@@ -22,7 +22,7 @@ import type { SolverStep } from '../types';
 import type { Groups } from './groups';
 import { denseSimilarity } from './dense';
 import { degrees, shiftedLaplacianOp, similarityOp, similarityTrace } from './operator';
-import { pairGraph, type PairGraph } from './similarity';
+import { pairGraph, viewSource, type PairGraph } from './similarity';
 
 /** Relative residual tolerance of the Laplacian eigenpairs (values then to ~1e-16·‖L‖). */
 const EIG_TOL = 1e-10;
@@ -33,25 +33,36 @@ const EIG_TOL = 1e-10;
  */
 export const DENSE_SPECTRUM_BELOW = 512;
 
-/** The want smallest eigenpairs of L = D − S, formed densely (n ≤ DENSE_SPECTRUM_BELOW). */
+/**
+ * The want smallest eigenpairs of L = D − S, formed densely (n ≤ DENSE_SPECTRUM_BELOW), and the
+ * degrees d = S·1 as the row sums of the dense S (the reference's `sum(S, 2)`, in column order).
+ */
 function denseBottom(
   groups: Groups,
   pairs: readonly PairGraph[],
-  deg: Float64Array,
   want: number,
-): BlockEigResult {
+): { eig: BlockEigResult; deg: Float64Array } {
   const L = denseSimilarity(groups, pairs);
   const n = L.rows;
+  const deg = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let d = 0;
+    for (let j = 0; j < n; j++) d += L.data[i * n + j]!;
+    deg[i] = d;
+  }
   for (let t = 0; t < L.data.length; t++) L.data[t] = -L.data[t]!;
   for (let i = 0; i < n; i++) L.data[i * n + i]! += deg[i]!;
   const e = symEigSelect(L, want, 'lowest');
   return {
-    values: e.values,
-    vectors: e.vectors,
-    residualNorms: new Float64Array(want),
-    iterations: 0,
-    matvecs: 0,
-    converged: true,
+    eig: {
+      values: e.values,
+      vectors: e.vectors,
+      residualNorms: new Float64Array(want),
+      iterations: 0,
+      matvecs: 0,
+      converged: true,
+    },
+    deg,
   };
 }
 
@@ -65,7 +76,7 @@ export function* pairGraphs(
   anchors: number,
   guard: boolean,
 ): Generator<SolverStep, PairGraph[], void> {
-  const views = unitViews.map(denseRows);
+  const views = unitViews.map((v) => viewSource(denseRows(v)));
   const pos = unitViews.map((v) => {
     const at = new Int32Array(groups.n).fill(-1);
     v.present.forEach((i, r) => (at[i] = r));
@@ -110,25 +121,28 @@ export function spectrum(
   c: number,
   denseBelow = DENSE_SPECTRUM_BELOW,
 ): ApmcSpectrum {
-  const S = similarityOp(groups, pairs);
-  const deg = degrees(S);
-  let dmax = 0;
-  let sum = 0;
-  for (const d of deg) {
-    dmax = Math.max(dmax, d);
-    sum += d;
-  }
-  // L's spectrum lies in [0, 2·d_max] (Gershgorin), so M = 2·d_max·I − L is positive semidefinite.
-  const shift = 2 * dmax;
   const want = Math.min(groups.n, c + 1);
   const dense = groups.n <= denseBelow;
-  const r = dense
-    ? denseBottom(groups, pairs, deg, want)
-    : blockEig(shiftedLaplacianOp(S, deg, shift), want, {
-        which: 'largest',
-        tol: EIG_TOL,
-        bounds: { lower: 0, upper: shift },
-      });
+  let r: BlockEigResult;
+  let deg: Float64Array;
+  let shift = 0;
+  if (dense) {
+    ({ eig: r, deg } = denseBottom(groups, pairs, want));
+  } else {
+    const S = similarityOp(groups, pairs);
+    deg = degrees(S);
+    let dmax = 0;
+    for (const d of deg) dmax = Math.max(dmax, d);
+    // L's spectrum lies in [0, 2·d_max] (Gershgorin), so M = 2·d_max·I − L is positive semidefinite.
+    shift = 2 * dmax;
+    r = blockEig(shiftedLaplacianOp(S, deg, shift), want, {
+      which: 'largest',
+      tol: EIG_TOL,
+      bounds: { lower: 0, upper: shift },
+    });
+  }
+  let sum = 0;
+  for (const d of deg) sum += d;
   const n = groups.n;
   const F: Mat = { rows: n, cols: c, data: new Float64Array(n * c) };
   for (let i = 0; i < n; i++) {

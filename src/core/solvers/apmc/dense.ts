@@ -1,9 +1,10 @@
 /**
  * The total similarity S formed as the reference forms it (`APMC_3views`: each pair's
  * S_p = Z_p·diag(1 ./ sum(Z_p, 1))·Z_pᵀ, the block sums S1 + S2 + S3 over the pairs containing
- * both samples, then `./ t`): a dense n × n array, O(n²) memory. The solver never calls this; it
- * is the ground truth the operator (`operator.ts`) is tested against and the source of the
- * reference's checks on S (sum, Frobenius norm, trace, nonzeros, extremes).
+ * both samples, then `./ t`): a dense n × n array, O(n²) memory. The solver decomposes it up to
+ * DENSE_SPECTRUM_BELOW samples (apmc.ts); it is also the ground truth the operator
+ * (`operator.ts`) is tested against and the source of the reference's checks on S (sum,
+ * Frobenius norm, trace, nonzeros, extremes).
  */
 import type { Mat } from '../../linalg/types';
 import type { Groups } from './groups';
@@ -15,17 +16,29 @@ export function denseSimilarity(groups: Groups, pairs: readonly PairGraph[]): Ma
   const G = groups.patterns.length;
   const S = new Float64Array(n * n);
   for (const p of pairs) {
-    // Z_p's columns: for each anchor, the (sample, value) entries of its rows.
-    const cols: { i: number; z: number }[][] = Array.from({ length: p.m }, () => []);
+    // Z_p's columns: for each anchor, the (sample, value) entries of its rows, in row order.
+    const nnz = p.data.length;
+    const start = new Int32Array(p.m + 1);
+    for (let q = 0; q < nnz; q++) start[p.indices[q]! + 1]!++;
+    for (let j = 0; j < p.m; j++) start[j + 1]! += start[j]!;
+    const fill = start.slice(0, p.m);
+    const who = new Int32Array(nnz);
+    const val = new Float64Array(nnz);
     for (let r = 0; r < p.samples.length; r++) {
       for (let q = p.indptr[r]!; q < p.indptr[r + 1]!; q++) {
-        cols[p.indices[q]!]!.push({ i: p.samples[r]!, z: p.data[q]! });
+        const at = fill[p.indices[q]!]!++;
+        who[at] = p.samples[r]!;
+        val[at] = p.data[q]!;
       }
     }
-    cols.forEach((col, j) => {
+    for (let j = 0; j < p.m; j++) {
       const l = p.lambda[j]!;
-      for (const u of col) for (const v of col) S[u.i * n + v.i]! += u.z * l * v.z;
-    });
+      for (let u = start[j]!; u < start[j + 1]!; u++) {
+        const row = who[u]! * n;
+        const zl = val[u]! * l;
+        for (let v = start[j]!; v < start[j + 1]!; v++) S[row + who[v]!]! += zl * val[v]!;
+      }
+    }
   }
   const g = groups.group;
   for (let i = 0; i < n; i++) {

@@ -35,6 +35,11 @@ function sparseOrNull(X: Mat): Csr | null {
   let nnz = 0;
   for (const x of X.data) if (x !== 0) nnz++;
   if (nnz > SPARSE_BELOW * X.data.length) return null;
+  return toCsr(X, nnz);
+}
+
+/** The nonzeros of X (nnz of them) as CSR, columns ascending. */
+function toCsr(X: Mat, nnz: number): Csr {
   const indptr = new Int32Array(X.rows + 1);
   const indices = new Int32Array(nnz);
   const data = new Float64Array(nnz);
@@ -51,13 +56,67 @@ function sparseOrNull(X: Mat): Csr | null {
   return { rows: X.rows, cols: X.cols, indptr, indices, data };
 }
 
-/** The k nearest anchors (the first m rows of X) of every row of X, sparse when X is. */
-function neighbours(X: Mat, m: number, k: number): ReturnType<typeof nearestAnchors> {
-  const sp = sparseOrNull(X);
+/**
+ * One view's unit-L2 rows as every pair reads them: dense (n_v × d), and as CSR when at most
+ * 2·SPARSE_BELOW of the view is nonzero, so that each pair gathers its sparse rows from it
+ * instead of scanning its dense rows again.
+ */
+export interface ViewSource {
+  readonly dense: Mat;
+  readonly csr: Csr | null;
+}
+
+/** The view's source for `pairGraph`. O(n_v·d). */
+export function viewSource(dense: Mat): ViewSource {
+  let nnz = 0;
+  for (const x of dense.data) if (x !== 0) nnz++;
+  return { dense, csr: nnz <= 2 * SPARSE_BELOW * dense.data.length ? toCsr(dense, nnz) : null };
+}
+
+/** Rows `at` of a CSR matrix (nnz of them in total), as CSR. */
+function gatherCsr(S: Csr, at: Int32Array, nnz: number): Csr {
+  const indptr = new Int32Array(at.length + 1);
+  const indices = new Int32Array(nnz);
+  const data = new Float64Array(nnz);
+  let q = 0;
+  for (let r = 0; r < at.length; r++) {
+    const from = S.indptr[at[r]!]!;
+    const to = S.indptr[at[r]! + 1]!;
+    indices.set(S.indices.subarray(from, to), q);
+    data.set(S.data.subarray(from, to), q);
+    q += to - from;
+    indptr[r + 1] = q;
+  }
+  return { rows: at.length, cols: S.cols, indptr, indices, data };
+}
+
+/**
+ * The k nearest anchors (the first m of the rows `at` of the view) of every row `at`, through
+ * sparse dot products when at most SPARSE_BELOW of those rows' entries are nonzero. The CSR
+ * gathered from the view's CSR is the one `sparseOrNull` makes of the gathered dense rows.
+ */
+function neighbours(
+  src: ViewSource,
+  at: Int32Array,
+  m: number,
+  k: number,
+): ReturnType<typeof nearestAnchors> {
+  let X: Mat | null = null;
+  let sp: Csr | null;
+  const S = src.csr;
+  if (S) {
+    let nnz = 0;
+    for (let r = 0; r < at.length; r++) nnz += S.indptr[at[r]! + 1]! - S.indptr[at[r]!]!;
+    sp = nnz > SPARSE_BELOW * at.length * S.cols ? null : gatherCsr(S, at, nnz);
+  } else {
+    X = gatherRows(src.dense, at);
+    sp = sparseOrNull(X);
+  }
   if (sp) {
     const A: Csr = { ...sp, rows: m, indptr: sp.indptr.subarray(0, m + 1) };
     return nearestAnchorsSparse(sp, A, k);
   }
+  X ??= gatherRows(src.dense, at);
   const A: Mat = { rows: m, cols: X.cols, data: X.data.subarray(0, m * X.cols) };
   return nearestAnchors(X, A, k);
 }
@@ -98,24 +157,29 @@ interface ViewRows {
 }
 
 /**
- * Z_v of one view: `X` holds the view's rows R_v (n_v × d), the first m of them the anchors.
+ * Z_v of one view: `at` are the view's rows R_v (n_v of them), the first m the anchors.
  * O(n_v·m·d).
  */
-function viewRows(X: Mat, m: number, k: number): ViewRows {
-  const nv = X.rows;
-  const nn = neighbours(X, m, k);
+function viewRows(src: ViewSource, at: Int32Array, m: number, k: number): ViewRows {
+  const nv = at.length;
+  const nn = neighbours(src, at, m, k);
   const sigma = (4 * nn.total) / (nv * m);
   const indptr = new Int32Array(nv + 1);
   const indices = new Int32Array(nv * k);
   const data = new Float64Array(nv * k);
   const idx = new Int32Array(k);
   const w = new Float64Array(k);
+  const sel = new Int32Array(k);
   let q = 0;
   for (let r = 0; r < nv; r++) {
-    // Anchors in increasing position: the order the reference's sparse row sum runs in.
-    const sel = Array.from({ length: k }, (_, t) => t).sort(
-      (s, t) => nn.index[r * k + s]! - nn.index[r * k + t]!,
-    );
+    // Anchors in increasing position: the order the reference's sparse row sum runs in
+    // (insertion sort: the k anchors of a row are distinct).
+    for (let t = 0; t < k; t++) {
+      const a = nn.index[r * k + t]!;
+      let u = t;
+      for (; u > 0 && nn.index[r * k + sel[u - 1]!]! > a; u--) sel[u] = sel[u - 1]!;
+      sel[u] = t;
+    }
     let sum = 0;
     for (let t = 0; t < k; t++) {
       idx[t] = nn.index[r * k + sel[t]!]!;
@@ -164,13 +228,13 @@ function mergeRows(za: ViewRows, zb: ViewRows, r: number, out: number[][]): void
 }
 
 /**
- * The anchor graph of the view pair (a, b). `views[v]` are the unit-L2 views as dense
- * (n_v × d_v) rows in present order, `pos[v][i]` sample i's row in view v. The caller has
- * checked that the pair has at least k anchors.
+ * The anchor graph of the view pair (a, b). `views[v]` are the unit-L2 views' rows in present
+ * order (`viewSource`), `pos[v][i]` sample i's row in view v. The caller has checked that the
+ * pair has at least k anchors.
  */
 export function pairGraph(
   groups: Groups,
-  views: readonly Mat[],
+  views: readonly ViewSource[],
   pos: readonly Int32Array[],
   a: number,
   b: number,
@@ -182,14 +246,14 @@ export function pairGraph(
   const onlyA = samplesWhere(groups, (p) => hasView(p, V, a) && !hasView(p, V, b));
   const onlyB = samplesWhere(groups, (p) => hasView(p, V, b) && !hasView(p, V, a));
   const m = both.length;
-  const rowsOf = (v: number, singles: Int32Array): Mat => {
+  const rowsOf = (v: number, singles: Int32Array): Int32Array => {
     const at = new Int32Array(m + singles.length);
     both.forEach((i, r) => (at[r] = pos[v]![i]!));
     singles.forEach((i, r) => (at[m + r] = pos[v]![i]!));
-    return gatherRows(views[v]!, at);
+    return at;
   };
-  const za = viewRows(rowsOf(a, onlyA), m, k);
-  const zb = viewRows(rowsOf(b, onlyB), m, k);
+  const za = viewRows(views[a]!, rowsOf(a, onlyA), m, k);
+  const zb = viewRows(views[b]!, rowsOf(b, onlyB), m, k);
   const samples = Int32Array.from([...both, ...onlyA, ...onlyB]);
   const rows = samples.length;
   const indptr = new Int32Array(rows + 1);

@@ -157,19 +157,19 @@ function traceTA(A: Mat, B: Mat): number {
   return s;
 }
 
-/** M[rows, :] (|rows|, k). */
-function gather(M: Mat, rows: Int32Array): Mat {
+/** out (|rows|, k) ← M[rows, :]. */
+function gather(M: Mat, rows: Int32Array, out: Mat): Mat {
   const k = M.cols;
-  const out = new Float64Array(rows.length * k);
   for (let r = 0; r < rows.length; r++) {
-    out.set(M.data.subarray(rows[r]! * k, (rows[r]! + 1) * k), r * k);
+    out.data.set(M.data.subarray(rows[r]! * k, (rows[r]! + 1) * k), r * k);
   }
-  return { rows: rows.length, cols: k, data: out };
+  return out;
 }
 
 /**
  * The alternating iteration from `start` (see the file comment), one step per iteration.
- * Memory: 2V + 3 arrays of (n, k); work per iteration O(n·k²·V).
+ * Memory: 2V + 3 arrays of (n, k) and 2 of (n − n_p, k) per view, allocated once (polar's
+ * results aside); work per iteration O(n·k²·V).
  */
 export function* eeimvcIterate(
   start: EeimvcStart,
@@ -194,6 +194,18 @@ export function* eeimvcIterate(
   // H_p·W_p per view, shared by the traces t_p and R.
   const HW: Mat[] = H.map(() => ({ rows: n, cols: k, data: new Float64Array(n * k) }));
   const HtH: Mat = { rows: k, cols: k, data: new Float64Array(k * k) };
+  // Step 3's H*[M_p] and H*[M_p]·W_pᵀ per view, and W_pᵀ.
+  const missingRows: Mat[] = start.missing.map((M) => ({
+    rows: M.length,
+    cols: k,
+    data: new Float64Array(M.length * k),
+  }));
+  const rotated: Mat[] = start.missing.map((M) => ({
+    rows: M.length,
+    cols: k,
+    data: new Float64Array(M.length * k),
+  }));
+  const Wt: Mat = { rows: k, cols: k, data: new Float64Array(k * k) };
   products(H, W, HW);
   combine(HW, beta, o.lambda, start.H0, R);
   const objective: number[] = [];
@@ -205,7 +217,8 @@ export function* eeimvcIterate(
     for (let p = 0; p < V; p++) {
       const M = start.missing[p]!;
       if (M.length === 0) continue;
-      const Q = polar(matmul(gather(Hstar, M), transpose(W[p]!)));
+      transpose(W[p]!, Wt);
+      const Q = polar(matmul(gather(Hstar, M, missingRows[p]!), Wt, rotated[p]!));
       const h = H[p]!.data;
       for (let r = 0; r < M.length; r++) h.set(Q.data.subarray(r * k, (r + 1) * k), M[r]! * k);
     }
@@ -226,10 +239,8 @@ export function* eeimvcIterate(
   }
 }
 
-/** Mᵀ of a small square matrix. */
-function transpose(M: Mat): Mat {
+/** out ← Mᵀ for a small square M. */
+function transpose(M: Mat, out: Mat): void {
   const k = M.rows;
-  const out = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) out[b * k + a] = M.data[a * k + b]!;
-  return { rows: k, cols: k, data: out };
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) out.data[b * k + a] = M.data[a * k + b]!;
 }

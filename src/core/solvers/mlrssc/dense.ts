@@ -5,7 +5,7 @@
  * unchanged in its arithmetic, as the oracle of the fast path's tests (`path: 'dense'`).
  * Memory: 7V + 3 + V (the per-iteration C2 copies, pairwise) (n, n) arrays besides K.
  */
-import { choleskyFactor, choleskySolve, matmulTB, svd } from '../../linalg/kernels';
+import { choleskyFactor, choleskySolve, matmulTB, svdTop } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
 import type { MlrsscIteration, MlrsscOptions, MlrsscResult } from './mlrssc';
 
@@ -22,28 +22,27 @@ function denseInverse(K: readonly Mat[], n: number): Inverse {
 }
 
 /**
- * prox of τ‖·‖_* into out: Golub–Kahan SVD (divide and conquer, linalg/svd-gk.ts), shrink,
- * recompose the kept r pairs (one (n, r)·(r, n) GEMM). Returns r; sOut, when given, receives the
- * singular values.
+ * prox of τ‖·‖_* into out: Golub–Kahan SVD (divide and conquer, linalg/svd-gk.ts) with the
+ * singular vectors formed for the kept r pairs only (`svdTop`: the same bits as the full SVD's
+ * first r columns), shrink, recompose (one (n, r)·(r, n) GEMM). Returns r; sOut, when given,
+ * receives the singular values.
  */
 export function svtInto(B: Mat, tau: number, out: Mat, sOut?: Float64Array): number {
-  const { U, s, V } = svd(B);
+  const { U, s, V } = svdTop(B, (sv) => {
+    let k = 0;
+    while (k < sv.length && sv[k]! > tau) k++;
+    return k;
+  });
   sOut?.set(s);
-  const q = s.length;
-  const m = B.rows;
-  const n = B.cols;
-  let r = 0;
-  while (r < q && s[r]! > tau) r++;
+  const r = U.cols;
   if (r === 0) {
-    out.data.fill(0, 0, m * n);
+    out.data.fill(0, 0, B.rows * B.cols);
     return 0;
   }
-  const us = new Float64Array(m * r);
-  for (let i = 0; i < m; i++)
-    for (let j = 0; j < r; j++) us[i * r + j] = U.data[i * q + j]! * (s[j]! - tau);
-  const vr = new Float64Array(n * r);
-  for (let i = 0; i < n; i++) for (let j = 0; j < r; j++) vr[i * r + j] = V.data[i * q + j]!;
-  matmulTB({ rows: m, cols: r, data: us }, { rows: n, cols: r, data: vr }, out);
+  const u = U.data;
+  for (let i = 0; i < U.rows; i++)
+    for (let j = 0; j < r; j++) u[i * r + j] = u[i * r + j]! * (s[j]! - tau);
+  matmulTB(U, V, out);
   return r;
 }
 
