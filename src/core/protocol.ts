@@ -47,6 +47,7 @@
  * Pure: no IO, no clock; randomness only from the seeds (STYLE.md rule 9).
  */
 import { kmeansSteps, type KmeansResult } from './cluster/kmeans';
+import { kmeansOctaveSteps } from './cluster/kmeans-octave';
 import type { MultiViewDataset } from './dataset';
 import { MAX_SEEDS } from './limits';
 import { NumericalError } from './linalg/errors';
@@ -72,7 +73,17 @@ export interface ProtocolOptions {
   readonly kmeansMaxIterations?: number;
   /** Shared preprocessing of the views (views/preprocess.ts): default 'none', the reference. */
   readonly preprocess?: Preprocess;
+  /**
+   * Which k-means clusters the embedding: 'matlab' (default; cluster/kmeans.ts, the best of
+   * `replicates` independent starts) or 'octave-1.5.3' (cluster/kmeans-octave.ts, GNU Octave's
+   * statistics 1.5.3 `kmeans` with its replicate rule, the evaluation of the recorded
+   * reference runs; for comparisons with those records).
+   */
+  readonly kmeansRule?: KmeansRule;
 }
+
+/** The k-means rules `evaluate` knows (see ProtocolOptions.kmeansRule). */
+export type KmeansRule = 'matlab' | 'octave-1.5.3';
 
 /** A step of the protocol: a solver (or k-means, or metrics) step and the seed it belongs to. */
 export interface ProtocolStep {
@@ -127,6 +138,7 @@ interface Resolved {
   readonly seeds: readonly number[];
   readonly replicates: number;
   readonly maxIterations: number;
+  readonly kmeansRule: KmeansRule;
 }
 
 /** k-means starts per seed unless the options say otherwise (the time estimate reads it too). */
@@ -160,7 +172,18 @@ function resolveOptions(ds: MultiViewDataset, k: number, o: ProtocolOptions): Re
         : `k must be a whole number from 2 to ${ds.n} (the samples), got ${k}`,
     );
   }
-  return { seeds: Array.from({ length: count }, (_, i) => o.seed + i), replicates, maxIterations };
+  const kmeansRule = o.kmeansRule ?? 'matlab';
+  if (kmeansRule !== 'matlab' && kmeansRule !== 'octave-1.5.3') {
+    throw new SolverInputError(
+      `kmeansRule must be 'matlab' or 'octave-1.5.3', got '${String(kmeansRule)}'`,
+    );
+  }
+  return {
+    seeds: Array.from({ length: count }, (_, i) => o.seed + i),
+    replicates,
+    maxIterations,
+    kmeansRule,
+  };
 }
 
 /** A view's largest magnitude among its present samples' values. */
@@ -294,12 +317,11 @@ function* clusterEmbedding(
   rng: Rng,
   wrap: (step: SolverStep) => ProtocolStep,
 ): Generator<ProtocolStep, KmeansResult, void> {
-  const steps = kmeansSteps(
-    embedding,
-    k,
-    { replicates: resolved.replicates, maxIterations: resolved.maxIterations },
-    rng,
-  );
+  const settings = { replicates: resolved.replicates, maxIterations: resolved.maxIterations };
+  const steps =
+    resolved.kmeansRule === 'octave-1.5.3'
+      ? kmeansOctaveSteps(embedding, k, settings, rng)
+      : kmeansSteps(embedding, k, settings, rng);
   for (;;) {
     const r = steps.next();
     if (r.done) {
@@ -443,6 +465,12 @@ export function* evaluate(
     first ??= { output, labels };
   }
   const { output, labels } = first!;
+  if (resolved.kmeansRule === 'octave-1.5.3' && !output.labels) {
+    notes.push(
+      'k-means by GNU Octave statistics 1.5.3’s rule (its replicates after one whose last ' +
+        'decrease was at most 0.001 are not iterated), the evaluation of the recorded reference runs',
+    );
+  }
   if (solver.deterministic && seedCount > 1) {
     notes.unshift(
       `deterministic method: solved once; only k-means differs across the ${seedCount} seeds`,

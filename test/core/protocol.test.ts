@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeLabels, type MultiViewDataset } from '../../src/core/dataset';
 import { clusteringMetrics, silhouette } from '../../src/core/metrics';
 import { evaluate, summarizeMetrics, type ProtocolStep } from '../../src/core/protocol';
+import { kmeansOctaveSteps } from '../../src/core/cluster/kmeans-octave';
 import { createRng } from '../../src/core/random';
 import { MAX_SEEDS } from '../../src/core/limits';
 import { NumericalError } from '../../src/core/linalg/errors';
@@ -358,5 +359,50 @@ describe('evaluate: results that cannot be trusted', () => {
       'only 1 of the k = 2 clusters are non-empty (seed 0; 2 of 2 seeds had empty clusters): the data may hold fewer than k distinct points, or the method merged clusters',
       'silhouette left out: it needs 2 to n − 1 = 5 clusters, the labels have 1',
     ]);
+  });
+});
+
+describe("evaluate: kmeansRule 'octave-1.5.3'", () => {
+  const options = {
+    protocol: 'paper',
+    seed: 3,
+    seeds: 2,
+    replicates: 4,
+    kmeansMaxIterations: 50,
+  } as const;
+
+  it('clusters with the Octave-rule k-means on each seed’s k-means stream, and says so', () => {
+    const { result } = drain(
+      evaluate(toyDataset(), embeddingSolver(true), {}, 2, {
+        ...options,
+        kmeansRule: 'octave-1.5.3',
+      }),
+    );
+    expect(result.seeds).toEqual([3, 4]);
+    result.seeds.forEach((seed, i) => {
+      const g = kmeansOctaveSteps(
+        embedding,
+        2,
+        { replicates: 4, maxIterations: 50 },
+        createRng(seed).fork('kmeans'),
+      );
+      let r = g.next();
+      while (!r.done) r = g.next();
+      expect(Array.from(result.seedLabels[i]!)).toEqual(Array.from(r.value.labels));
+    });
+    expect(result.metrics['ACC']!.mean).toBe(1);
+    expect(result.notes.some((n) => n.includes('GNU Octave statistics 1.5.3'))).toBe(true);
+  });
+
+  it("the default stays 'matlab', with no such note", () => {
+    const { result } = drain(evaluate(toyDataset(), embeddingSolver(true), {}, 2, options));
+    expect(result.notes.some((n) => n.includes('Octave'))).toBe(false);
+  });
+
+  it('refuses an unknown rule, naming the field', () => {
+    const bad = { ...options, kmeansRule: 'sklearn' } as unknown as Parameters<typeof evaluate>[4];
+    expect(() => drain(evaluate(toyDataset(), embeddingSolver(true), {}, 2, bad))).toThrow(
+      /kmeansRule must be 'matlab' or 'octave-1.5.3', got 'sklearn'/,
+    );
   });
 });

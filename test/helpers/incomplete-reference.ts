@@ -29,6 +29,15 @@ export const CBG_PROTOCOL = {
   kmeansMaxIterations: 1000,
 } as const;
 
+/**
+ * The reference's protocol with its own k-means, GNU Octave statistics 1.5.3's (its replicates
+ * after one whose last decrease was at most 0.001 are not iterated; cluster/kmeans-octave.ts),
+ * over `seeds` seeds: more than the record's 20 so our mean is close to its expectation and the
+ * band measures the record's own spread.
+ */
+export const octaveProtocol = (seeds: number) =>
+  ({ ...CBG_PROTOCOL, seeds, kmeansRule: 'octave-1.5.3' }) as const;
+
 /** How far our mean may stand from the recorded one: max(0.02, 2σ√(2/20)). */
 export function band(ref: MetricSummary): number {
   return Math.max(0.02, 2 * ref.std * Math.sqrt(2 / 20));
