@@ -36,6 +36,8 @@
 import type { Mat } from '../linalg/types';
 import type { Rng } from '../random';
 import type { KmeansResult, KmeansStep } from './kmeans';
+import { takeDistinctRows } from './kmeans-seed';
+import { sqDist } from './kmeans-work';
 
 /** The `err` threshold of Octave's loop (an absolute decrease of the SSE). */
 export const OCTAVE_ERR_TOL = 0.001;
@@ -50,18 +52,6 @@ export interface OctaveKmeansOptions {
    * replicate), replacing the seeding and its draws.
    */
   readonly starts?: readonly Float64Array[];
-}
-
-/** Squared distance of row i of X to row j of C (both with d columns), summed in order. */
-function sqDist(x: Float64Array, i: number, c: Float64Array, j: number, d: number): number {
-  let s = 0;
-  const oi = i * d;
-  const oj = j * d;
-  for (let p = 0; p < d; p++) {
-    const t = x[oi + p]! - c[oj + p]!;
-    s += t * t;
-  }
-  return s;
 }
 
 /** D, labels and per-cluster sums for centres C; returns Σ sumd (clusters in order). */
@@ -104,12 +94,7 @@ function seed(X: Mat, k: number, C: Float64Array, rng: Rng): void {
       total += near[i]!;
     }
     if (!(total > 0 && Number.isFinite(total))) {
-      const idx = Int32Array.from({ length: n }, (_, i) => i);
-      for (let q = j; q < k; q++) {
-        const r = q - j + rng.int(n - (q - j));
-        [idx[q - j], idx[r]] = [idx[r]!, idx[q - j]!];
-        take(q, idx[q - j]!);
-      }
+      takeDistinctRows(n, j, k, rng, take);
       return;
     }
     const u = rng.next() * total;

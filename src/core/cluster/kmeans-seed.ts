@@ -75,18 +75,31 @@ export function seedPlusPlus(w: Work, rng: Rng): boolean {
     const total = lowerToCentre(w, j - 1, minDist);
     if (j === k) return true;
     if (!(total > 0 && Number.isFinite(total))) {
-      // Fewer distinct rows than k: the remaining centres are distinct rows, uniformly.
-      const idx = Int32Array.from({ length: n }, (_, i) => i);
-      for (let q = j; q < k; q++) {
-        const r = q - j + rng.int(n - (q - j));
-        [idx[q - j], idx[r]] = [idx[r]!, idx[q - j]!];
-        take(q, idx[q - j]!);
-      }
+      takeDistinctRows(n, j, k, rng, take);
       return false;
     }
     take(j, drawRow(minDist, n, rng.next() * total));
   }
   return true;
+}
+
+/**
+ * Fewer distinct rows than k: centres j..k−1 become distinct rows drawn uniformly (a partial
+ * Fisher–Yates shuffle of 0..n−1), each handed to `take(centre, row)`.
+ */
+export function takeDistinctRows(
+  n: number,
+  j: number,
+  k: number,
+  rng: Rng,
+  take: (centre: number, row: number) => void,
+): void {
+  const idx = Int32Array.from({ length: n }, (_, i) => i);
+  for (let q = j; q < k; q++) {
+    const r = q - j + rng.int(n - (q - j));
+    [idx[q - j], idx[r]] = [idx[r]!, idx[q - j]!];
+    take(q, idx[q - j]!);
+  }
 }
 
 /**
