@@ -15,6 +15,9 @@ import { getSolver } from '../../src/core/solvers/registry';
 import { meanImputed } from '../../src/core/solvers/impute';
 import { kmeans, kmeansSteps, setGemmScan } from '../../src/core/cluster/kmeans';
 import { createRng } from '../../src/core/random';
+import { linearKernel } from '../../src/core/kernels/gram';
+import { mlrssc, mlrsscSteps } from '../../src/core/solvers/mlrssc/mlrssc';
+import { codeDefaults } from '../core/solvers/mlrssc/options';
 
 function viewsOf(n: number, dims: number[], seed: number): Mat[] {
   const ds = synthesize({ n, k: 4, dims, completeFraction: 1, seed });
@@ -207,13 +210,63 @@ describe('helper threads', () => {
     }
   });
 
-  it('k-means: a generator closed early leaves no helper busy', () => {
-    const X = viewsOf(600, [5], 2)[0]!;
+  it('MLRSSC: thresholds shared with a helper give the one-thread solve bit for bit (V = 5 pairwise, V = 4 centroid)', () => {
+    for (const [variant, dims] of [
+      ['pairwise', [4, 6, 9, 30, 80]],
+      ['centroid', [5, 7, 40, 90]],
+    ] as const) {
+      const X = viewsOf(90, [...dims], 6);
+      const K = X.map((x) => linearKernel(x));
+      // 27 iterations: past μ = maxMu (iteration 24), so both the SVD and the Gram route run.
+      const o = codeDefaults(variant, 27, { tolerance: 1e-300, factors: X });
+      const serial = mlrssc(K, o);
+      // The pool, counting the thresholds it was given (two of every V per iteration).
+      let handed = 0;
+      const counting: ThreadPool = {
+        helpers: pool!.helpers,
+        start: (h, task, input, transfer) => {
+          if (task === 'mlrssc.threshold') handed++;
+          pool!.start(h, task, input, transfer);
+        },
+        finish: (h) => pool!.finish(h),
+      };
+      setThreadPool(counting);
+      let pooled: ReturnType<typeof mlrssc>;
+      try {
+        pooled = mlrssc(K, o);
+      } finally {
+        setThreadPool(null);
+      }
+      expect(handed).toBe(27 * Math.floor(dims.length / 2));
+      expect(pooled.iterations).toBe(27);
+      expect(pooled.svdFallbacks).toBeLessThan(27 * dims.length); // the Gram route ran
+      expect(pooled.residuals).toEqual(serial.residuals);
+      expect(pooled.rankC1).toEqual(serial.rankC1);
+      expect(pooled.svdFallbacks).toBe(serial.svdFallbacks);
+      expect(Array.from(pooled.C.data)).toEqual(Array.from(serial.C.data));
+      pooled.C2.forEach((c, v) =>
+        expect(Array.from(c.data)).toEqual(Array.from(serial.C2[v]!.data)),
+      );
+    }
+  });
+
+  it.each([
+    [
+      'MLRSSC (stopped between iterations)',
+      () => {
+        const X = viewsOf(90, [4, 6, 9], 7);
+        const K = X.map((x) => linearKernel(x));
+        return mlrsscSteps(K, codeDefaults('pairwise', 50, { tolerance: 1e-300 }));
+      },
+      2,
+    ],
+    ['k-means', () => kmeansSteps(viewsOf(600, [5], 2)[0]!, 5, { replicates: 6 }, createRng(1)), 1],
+  ] as const)('%s: a generator closed early leaves no helper busy', (_, make, taken) => {
     setThreadPool(pool);
     try {
-      const steps = kmeansSteps(X, 5, { replicates: 6 }, createRng(1));
-      steps.next();
-      steps.return(undefined as never);
+      const steps: Generator<unknown, unknown, void> = make();
+      for (let t = 0; t < taken; t++) steps.next();
+      steps.return(undefined);
     } finally {
       setThreadPool(null);
     }

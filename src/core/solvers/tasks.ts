@@ -6,6 +6,7 @@
 import { slicesTask, type SlicesTaskInput } from './cgl/slices';
 import { endTask, hstepTask, type HStepTaskInput } from './cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './cgl/cgl';
+import { endTask as mlrsscEnd, thresholdTask, type ThresholdTaskInput } from './mlrssc/mlrssc';
 
 export const SOLVER_TASKS = {
   /** One pass of the CGL / CGMVC-NC H-step for the helper's views. */
@@ -16,4 +17,8 @@ export const SOLVER_TASKS = {
   'cgl.slices': (input: SlicesTaskInput) => slicesTask(input),
   /** Step 0–1 of CGL for the views this helper claims: z-score, PKN graph, normalised affinity. */
   'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
+  /** One view's singular-value threshold of an MLRSSC iteration (the helper's of a pair). */
+  'mlrssc.threshold': (input: ThresholdTaskInput) => thresholdTask(input),
+  /** The end of an MLRSSC solve: the helper drops its buffers. */
+  'mlrssc.end': () => mlrsscEnd(),
 } as const;

@@ -48,6 +48,51 @@ export function svtInto(B: Mat, tau: number, out: Mat, sOut?: Float64Array): num
 
 const square = (n: number): Mat => ({ rows: n, cols: n, data: new Float64Array(n * n) });
 
+/** One view's iterates C1, C2, C3 and multipliers Λ2, Λ3, Λ4 (n² each). */
+export interface ViewIterates {
+  readonly c1: Float64Array;
+  readonly c2: Float64Array;
+  readonly c3: Float64Array;
+  readonly l2: Float64Array;
+  readonly l3: Float64Array;
+  readonly l4: Float64Array;
+}
+
+/**
+ * The end of a view's iteration, as the reference: Λ2 += μ(A − C2), Λ3 += μ(A − C1),
+ * Λ4 += μ(A − C3), and res (the iteration's four residuals, maxima over views) raised to this
+ * view's max|A − C1|, max|A − C2|, max|A − C3|, max|A − A_prev|.
+ */
+export function multiplierStep(
+  a: Float64Array,
+  aPrev: Float64Array,
+  { c1, c2, c3, l2, l3, l4 }: ViewIterates,
+  mu: number,
+  res: number[],
+): void {
+  let r1 = 0;
+  let r2 = 0;
+  let r3 = 0;
+  let r4 = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const d1 = x - c1[i]!;
+    const d2 = x - c2[i]!;
+    const d3 = x - c3[i]!;
+    l2[i]! += mu * d2;
+    l3[i]! += mu * d1;
+    l4[i]! += mu * d3;
+    r1 = Math.max(r1, Math.abs(d1));
+    r2 = Math.max(r2, Math.abs(d2));
+    r3 = Math.max(r3, Math.abs(d3));
+    r4 = Math.max(r4, Math.abs(x - aPrev[i]!));
+  }
+  res[0] = Math.max(res[0]!, r1);
+  res[1] = Math.max(res[1]!, r2);
+  res[2] = Math.max(res[2]!, r3);
+  res[3] = Math.max(res[3]!, r4);
+}
+
 /** MLRSSC on the kernels K (all n × n) by the reference arithmetic (see the file comment), a step per iteration. */
 export function* mlrsscDense(
   K: readonly Mat[],
@@ -121,27 +166,7 @@ export function* mlrsscDense(
         const den = 2 * lambda3 + mu;
         for (let i = 0; i < nn; i++) c3[i] = (2 * lambda3 * cs[i]! + mu * a[i]! + l4[i]!) / den;
       }
-      let r1 = 0;
-      let r2 = 0;
-      let r3 = 0;
-      let r4 = 0;
-      for (let i = 0; i < nn; i++) {
-        const x = a[i]!;
-        const d1 = x - c1[i]!;
-        const d2 = x - c2[i]!;
-        const d3 = x - c3[i]!;
-        l2[i]! += mu * d2;
-        l3[i]! += mu * d1;
-        l4[i]! += mu * d3;
-        r1 = Math.max(r1, Math.abs(d1));
-        r2 = Math.max(r2, Math.abs(d2));
-        r3 = Math.max(r3, Math.abs(d3));
-        r4 = Math.max(r4, Math.abs(x - Aprev[i]!));
-      }
-      res[0] = Math.max(res[0], r1);
-      res[1] = Math.max(res[1], r2);
-      res[2] = Math.max(res[2], r3);
-      res[3] = Math.max(res[3], r4);
+      multiplierStep(a, Aprev, { c1, c2, c3, l2, l3, l4 }, mu, res);
     }
     if (o.variant === 'centroid') {
       // C* = (C* + λ3 Σ_v C2_v) / (V λ3): the reference adds the previous centroid; kept.

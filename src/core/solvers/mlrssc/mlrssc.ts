@@ -8,15 +8,17 @@
  * 'fast' (default): (K + 3μI)⁻¹ from one eigendecomposition of each K per solve, two GEMMs per
  * application and one once μ is final, or the thin (Woodbury) route when K = X·Xᵀ with d ≤ n/2
  * (inverse.ts); the singular-value threshold through the eigendecomposition of BᵀB where its
- * accuracy guard allows, else the Golub–Kahan SVD (prox/svt-gram.ts); the pairwise sum over the
- * other views from a
+ * accuracy test allows, else the Golub–Kahan SVD (prox/svt-gram.ts); with a helper thread, the
+ * views' thresholds two at a time (the views of an iteration are independent until the
+ * centroid; the same bits as on one thread); the pairwise sum over the other views from a
  * running prefix (no copy of the C2); buffers allocated once per solve (footprint.ts counts them).
  * 'dense': Cholesky of K + 3μI every iteration and a full SVD per threshold (dense.ts, the
  * reference's arithmetic, kept for tests).
  */
 import type { Mat } from '../../linalg/types';
-import { gramVerdict, svtGramInto, svtGramWork } from '../../prox/svt-gram';
-import { mlrsscDense, svtInto } from './dense';
+import { float64Array, threadPool } from '../../parallel';
+import { gramVerdict, svtGramInto, svtGramWork, type SvtGramWork } from '../../prox/svt-gram';
+import { mlrsscDense, multiplierStep, svtInto, type ViewIterates } from './dense';
 import { kernelInverse } from './inverse';
 
 export interface MlrsscOptions {
@@ -36,11 +38,11 @@ export interface MlrsscOptions {
    */
   readonly factors?: readonly (Mat | null)[];
   /**
-   * Fast path only: 'gram' (default) the eigendecomposition of BᵀB where its accuracy guard
-   * allows (prox/svt-gram.ts: the extra rounding at most a bounded multiple of the SVD's, the
-   * kept set decided without doubt), the Golub–Kahan SVD elsewhere; 'svd' the SVD for every
-   * threshold. The Gram route costs about a third of the SVD at n = 169–400 (the SVD's
-   * bidiagonalisation is bandwidth-bound); taken only once μ is final (see the loop).
+   * Fast path only: 'gram' (default) the eigendecomposition of BᵀB where its accuracy test
+   * allows (prox/svt-gram.ts: the extra rounding at most a bounded multiple of the SVD's error
+   * bound, the kept set decided without doubt), the Golub–Kahan SVD elsewhere; 'svd' the SVD for
+   * every threshold. The Gram route costs about half the SVD at n = 169–400 (the SVD's
+   * bidiagonalisation is bandwidth-bound).
    */
   readonly svt?: 'svd' | 'gram';
 }
@@ -62,6 +64,9 @@ export interface MlrsscResult {
 }
 
 const square = (n: number): Mat => ({ rows: n, cols: n, data: new Float64Array(n * n) });
+
+/** n² below which the views' thresholds stay on this thread (a helper's round trip costs more). */
+const PARALLEL_MIN = 64 * 64;
 
 /** One ADMM iteration's record: its μ and residuals (as MlrsscResult's traces). */
 export interface MlrsscIteration {
@@ -90,6 +95,79 @@ export function mlrssc(K: readonly Mat[], o: MlrsscOptions): MlrsscResult {
   }
 }
 
+/** What one view's threshold returns: the kept rank, whether the SVD ran, the next try's route. */
+export interface ThresholdOutcome {
+  readonly rank: number;
+  readonly svd: boolean;
+  /** Whether the next threshold of this view should try the Gram route. */
+  readonly tryGram: boolean;
+}
+
+/**
+ * C1 = SVT(X, τ) into out for one view: the Gram route when `gram` (and a work is given) and its
+ * accuracy test passes, else the Golub–Kahan SVD, whose spectrum decides whether the view's next
+ * threshold (at nextTau) tries the Gram route. The same function on the solver's thread and in a
+ * helper (`thresholdTask`), so the bits do not depend on where it ran.
+ */
+export function thresholdInto(
+  X: Mat,
+  tau: number,
+  nextTau: number,
+  gram: boolean,
+  work: SvtGramWork | null,
+  out: Mat,
+  sv: Float64Array,
+): ThresholdOutcome {
+  const r = work && gram ? svtGramInto(X, tau, out, work) : -1;
+  if (r >= 0) return { rank: r, svd: false, tryGram: true };
+  const rank = svtInto(X, tau, out, sv);
+  if (!work) return { rank, svd: true, tryGram: false };
+  const n = X.rows;
+  for (let i = 0; i < n; i++) sv[i] = sv[i]! * sv[i]!;
+  return { rank, svd: true, tryGram: gramVerdict(sv, nextTau, n) >= 0 };
+}
+
+/** Input of the helper task 'mlrssc.threshold': one view's threshold over shared memory. */
+export interface ThresholdTaskInput {
+  readonly n: number;
+  /** X (n, n) and out (n, n), in shared memory: the helper writes C1 in place. */
+  readonly x: Float64Array;
+  readonly out: Float64Array;
+  readonly tau: number;
+  readonly nextTau: number;
+  readonly gram: boolean;
+  /** Whether the solve uses the Gram route at all (svt: 'gram'). */
+  readonly gramRoute: boolean;
+}
+
+/** The helper's buffers, kept between the tasks of a solve and dropped by 'mlrssc.end'. */
+let helperWork: { n: number; work: SvtGramWork; sv: Float64Array } | null = null;
+
+/** A helper's share of an MLRSSC iteration: one view's threshold (see `thresholdInto`). */
+export function thresholdTask(input: ThresholdTaskInput): ThresholdOutcome {
+  const { n } = input;
+  if (!helperWork || helperWork.n !== n) {
+    helperWork = null;
+    helperWork = { n, work: svtGramWork(n), sv: new Float64Array(n) };
+  }
+  const sq = (data: Float64Array): Mat => ({ rows: n, cols: n, data });
+  return thresholdInto(
+    sq(input.x),
+    input.tau,
+    input.nextTau,
+    input.gram,
+    input.gramRoute ? helperWork.work : null,
+    sq(input.out),
+    helperWork.sv,
+  );
+}
+
+/** The end of a solve whose thresholds a helper shared: the helper drops its buffers. */
+export function endTask(): boolean {
+  helperWork = null;
+  return true;
+}
+
 function* mlrsscFast(
   K: readonly Mat[],
   o: MlrsscOptions,
@@ -98,8 +176,15 @@ function* mlrsscFast(
   const n = K[0]!.rows;
   const nn = n * n;
   const inverse = kernelInverse(K, o.factors, (m) => m >= o.maxMu || o.rho <= 1);
+  // With a helper thread, the views' thresholds run two at a time (this thread's and the
+  // helper's): within an iteration a view reads only the other views' previous C2 (pairwise) or
+  // the previous centroid, so views are independent until the centroid. The helper's input and
+  // output live in shared memory.
+  const pool = V >= 2 && nn >= PARALLEL_MIN ? threadPool() : null;
+  const shared = pool !== null;
+  const sharedSquare = (): Mat => ({ rows: n, cols: n, data: float64Array(nn, shared) });
   const A = K.map(() => square(n));
-  const C1 = K.map(() => square(n));
+  const C1 = K.map(() => sharedSquare());
   const C2 = K.map(() => square(n));
   const C3 = K.map(() => square(n));
   const L2 = K.map(() => square(n));
@@ -108,8 +193,13 @@ function* mlrsscFast(
   // Cstar (centroid) or the sum Σ_w C2_w of the previous iteration (pairwise).
   const S = square(n);
   const B = square(n);
-  let Anew = square(n);
-  const work = (o.svt ?? 'gram') === 'gram' ? svtGramWork(n) : null;
+  // Spare A buffers (one per view in flight): the new A goes there, the old stays for max|A − A_prev|.
+  const spare = [square(n)];
+  // The helper's threshold input (the solver thread's own is B).
+  const X0 = shared ? sharedSquare() : null;
+  if (shared) spare.push(square(n));
+  const gramRoute = (o.svt ?? 'gram') === 'gram';
+  const work = gramRoute ? svtGramWork(n) : null;
   const tryGram = new Array<boolean>(V).fill(true);
   const sv = new Float64Array(n);
   const rankC1 = new Array<number>(V).fill(0);
@@ -121,118 +211,153 @@ function* mlrsscFast(
   let t = 0;
   const { lambda1, lambda2, lambda3 } = o;
   const pairwise = o.variant === 'pairwise';
-  while (t < o.iterations) {
-    t++;
-    muTrace.push(mu);
-    const res: [number, number, number, number] = [0, 0, 0, 0];
+  const Aprev: Mat[] = [];
+  /** View v's C1, C2, C3, Λ2, Λ3, Λ4 arrays. */
+  const iterates = (v: number): ViewIterates => ({
+    c1: C1[v]!.data,
+    c2: C2[v]!.data,
+    c3: C3[v]!.data,
+    l2: L2[v]!.data,
+    l3: L3[v]!.data,
+    l4: L4[v]!.data,
+  });
+  /**
+   * The view's A, C3, C2 and the threshold's argument A + Λ3/μ (into x); the old A into
+   * Aprev[slot], the new one in spare[slot]'s memory.
+   */
+  const prepare = (v: number, slot: number, x: Mat): void => {
+    const { c1, c2, c3, l2, l3, l4 } = iterates(v);
+    const k = K[v]!.data;
     const s = S.data;
-    // Pairwise: s is the prefix Σ_{w<v} C2_w of the old C2 (see C3 below).
-    if (pairwise) s.fill(0);
-    for (let v = 0; v < V; v++) {
-      const c1 = C1[v]!.data;
-      const c2 = C2[v]!.data;
-      const c3 = C3[v]!.data;
-      const l2 = L2[v]!.data;
-      const l3 = L3[v]!.data;
-      const l4 = L4[v]!.data;
-      const k = K[v]!.data;
-      const b = B.data;
-      for (let i = 0; i < nn; i++) {
-        b[i] = k[i]! + mu * c2[i]! - l2[i]! + mu * c1[i]! - l3[i]! + mu * c3[i]! - l4[i]!;
+    const b = B.data;
+    for (let i = 0; i < nn; i++) {
+      b[i] = k[i]! + mu * c2[i]! - l2[i]! + mu * c1[i]! - l3[i]! + mu * c3[i]! - l4[i]!;
+    }
+    inverse(v, mu, B, spare[slot]!);
+    Aprev[slot] = A[v]!;
+    A[v] = spare[slot]!;
+    const a = A[v]!.data;
+    // C3 before C2_v changes. Pairwise, the other views' old C2 are summed in the reference's
+    // order, w = 0, 1, … skipping v: the prefix over w < v (kept in s, as C2_w is overwritten)
+    // plus the views w > v, not yet updated; then C2_v joins the prefix.
+    const den = pairwise ? 2 * lambda3 * (V - 1) + mu : 2 * lambda3 + mu;
+    if (pairwise) {
+      // The sum in B (free until the threshold's argument): the prefix, then each later view.
+      b.set(s.subarray(0, nn));
+      for (let w = v + 1; w < V; w++) {
+        const cw = C2[w]!.data;
+        for (let i = 0; i < nn; i++) b[i]! += cw[i]!;
       }
-      // A into the spare buffer; the old A stays for max|A − A_prev|, then the two swap.
-      inverse(v, mu, B, Anew);
-      const Aprev = A[v]!;
-      A[v] = Anew;
-      Anew = Aprev;
-      const a = A[v]!.data;
-      const ap = Aprev.data;
-      // C3 before C2_v changes. Pairwise, the other views' old C2 are summed in the reference's
-      // order, w = 0, 1, … skipping v: the prefix over w < v (kept in s, as C2_w is overwritten)
-      // plus the views w > v, not yet updated; then C2_v joins the prefix.
-      const den = pairwise ? 2 * lambda3 * (V - 1) + mu : 2 * lambda3 + mu;
-      if (pairwise) {
-        // The sum in B (free until C1's argument): the prefix, then each later view in turn.
-        b.set(s.subarray(0, nn));
-        for (let w = v + 1; w < V; w++) {
-          const cw = C2[w]!.data;
-          for (let i = 0; i < nn; i++) b[i]! += cw[i]!;
+      for (let i = 0; i < nn; i++) {
+        c3[i] = (2 * lambda3 * b[i]! + mu * a[i]! + l4[i]!) / den;
+        s[i]! += c2[i]!;
+      }
+    } else {
+      for (let i = 0; i < nn; i++) c3[i] = (2 * lambda3 * s[i]! + mu * a[i]! + l4[i]!) / den;
+    }
+    // C2 = soft(A + Λ2/μ, λ2/μ), zero diagonal.
+    const s2 = lambda2 / mu;
+    for (let i = 0; i < nn; i++) {
+      const y = a[i]! + l2[i]! / mu;
+      c2[i] = y > s2 ? y - s2 : y < -s2 ? y + s2 : 0;
+    }
+    for (let i = 0; i < n; i++) c2[i * n + i] = 0;
+    // The argument of C1 = SVT(A + Λ3/μ, λ1/μ).
+    const xd = x.data;
+    for (let i = 0; i < nn; i++) xd[i] = a[i]! + l3[i]! / mu;
+  };
+  /** The view's multipliers and residuals, once C1 is in; the old A's buffer becomes the spare. */
+  const finish = (v: number, slot: number, out: ThresholdOutcome, res: number[]): void => {
+    if (out.svd) fallbacks++;
+    tryGram[v] = out.tryGram;
+    rankC1[v] = out.rank;
+    multiplierStep(A[v]!.data, Aprev[slot]!.data, iterates(v), mu, res);
+    spare[slot] = Aprev[slot]!;
+  };
+  try {
+    while (t < o.iterations) {
+      t++;
+      muTrace.push(mu);
+      const res: [number, number, number, number] = [0, 0, 0, 0];
+      // Pairwise: S is the prefix Σ_{w<v} C2_w of the old C2 (see prepare).
+      if (pairwise) S.data.fill(0);
+      const tau = lambda1 / mu;
+      const nextTau = lambda1 / Math.min(mu * o.rho, o.maxMu);
+      // The Gram route only once μ is final: while μ grows, τ = λ1/μ is larger and the route's
+      // extra rounding (within its test's bound) shows in the early residuals the reference
+      // tests compare at 1e-9 (KMLRSSC on 3Sources: 1e-7 at iteration 7); the SVD keeps those
+      // at its own accuracy.
+      const final = mu >= o.maxMu || o.rho <= 1;
+      for (let v = 0; v < V;) {
+        if (pool && X0 && v + 1 < V) {
+          // Views v (the helper's, argument in X0, started as soon as it is ready) and v + 1
+          // (this thread's, argument in B, finished while the helper may still work).
+          prepare(v, 0, X0);
+          const input: ThresholdTaskInput = {
+            n,
+            x: X0.data,
+            out: C1[v]!.data,
+            tau,
+            nextTau,
+            gram: tryGram[v]! && final,
+            gramRoute,
+          };
+          pool.start(0, 'mlrssc.threshold', input);
+          let error: unknown = null;
+          try {
+            prepare(v + 1, 1, B);
+            const mine = thresholdInto(
+              B,
+              tau,
+              nextTau,
+              tryGram[v + 1]! && final,
+              work,
+              C1[v + 1]!,
+              sv,
+            );
+            finish(v + 1, 1, mine, res);
+          } catch (e) {
+            error = e;
+          }
+          const theirs = pool.finish(0) as ThresholdOutcome;
+          if (error !== null) throw error;
+          finish(v, 0, theirs, res);
+          v += 2;
+        } else {
+          prepare(v, 0, B);
+          const out = thresholdInto(B, tau, nextTau, tryGram[v]! && final, work, C1[v]!, sv);
+          finish(v, 0, out, res);
+          v += 1;
         }
+      }
+      if (!pairwise) {
+        // C* = (C* + λ3 Σ_v C2_v) / (V λ3): the reference adds the previous centroid; kept.
+        const s = S.data;
         for (let i = 0; i < nn; i++) {
-          c3[i] = (2 * lambda3 * b[i]! + mu * a[i]! + l4[i]!) / den;
-          s[i]! += c2[i]!;
+          let sum = 0;
+          for (let v = 0; v < V; v++) sum += C2[v]!.data[i]!;
+          s[i] = (s[i]! + lambda3 * sum) / (V * lambda3);
         }
-      } else {
-        for (let i = 0; i < nn; i++) c3[i] = (2 * lambda3 * s[i]! + mu * a[i]! + l4[i]!) / den;
       }
-      // C2 = soft(A + Λ2/μ, λ2/μ), zero diagonal.
-      const s2 = lambda2 / mu;
-      for (let i = 0; i < nn; i++) {
-        const x = a[i]! + l2[i]! / mu;
-        c2[i] = x > s2 ? x - s2 : x < -s2 ? x + s2 : 0;
-      }
-      for (let i = 0; i < n; i++) c2[i * n + i] = 0;
-      // C1 = SVT(A + Λ3/μ, λ1/μ).
-      for (let i = 0; i < nn; i++) b[i] = a[i]! + l3[i]! / mu;
-      // The Gram route when the last spectrum of this view passed its guard, else the SVD,
-      // whose spectrum decides the next try (at the next μ's threshold). Only once μ is final:
-      // while μ grows, τ = λ1/μ is larger and the route's extra rounding (within the guard's
-      // bound) shows in the early residuals the reference tests compare at 1e-9; the SVD keeps
-      // those at its own accuracy.
-      const gramNow = tryGram[v]! && (mu >= o.maxMu || o.rho <= 1);
-      let r = work && gramNow ? svtGramInto(B, lambda1 / mu, C1[v]!, work) : -1;
-      if (r < 0) {
-        fallbacks++;
-        r = svtInto(B, lambda1 / mu, C1[v]!, sv);
-        if (work) {
-          for (let i = 0; i < n; i++) sv[i] = sv[i]! * sv[i]!;
-          tryGram[v] = gramVerdict(sv, lambda1 / Math.min(mu * o.rho, o.maxMu), n) >= 0;
-        }
-      } else tryGram[v] = true;
-      rankC1[v] = r;
-      let r1 = 0;
-      let r2 = 0;
-      let r3 = 0;
-      let r4 = 0;
-      for (let i = 0; i < nn; i++) {
-        const x = a[i]!;
-        const d1 = x - c1[i]!;
-        const d2 = x - c2[i]!;
-        const d3 = x - c3[i]!;
-        l2[i]! += mu * d2;
-        l3[i]! += mu * d1;
-        l4[i]! += mu * d3;
-        r1 = Math.max(r1, Math.abs(d1));
-        r2 = Math.max(r2, Math.abs(d2));
-        r3 = Math.max(r3, Math.abs(d3));
-        r4 = Math.max(r4, Math.abs(x - ap[i]!));
-      }
-      res[0] = Math.max(res[0], r1);
-      res[1] = Math.max(res[1], r2);
-      res[2] = Math.max(res[2], r3);
-      res[3] = Math.max(res[3], r4);
-    }
-    if (!pairwise) {
-      // C* = (C* + λ3 Σ_v C2_v) / (V λ3): the reference adds the previous centroid; kept.
-      for (let i = 0; i < nn; i++) {
-        let sum = 0;
-        for (let v = 0; v < V; v++) sum += C2[v]!.data[i]!;
-        s[i] = (s[i]! + lambda3 * sum) / (V * lambda3);
+      residuals.push(res);
+      yield { iteration: t, mu, residuals: res };
+      mu = Math.min(mu * o.rho, o.maxMu);
+      if (res.every((x) => x <= o.tolerance)) {
+        converged = true;
+        break;
       }
     }
-    residuals.push(res);
-    yield { iteration: t, mu, residuals: res };
-    mu = Math.min(mu * o.rho, o.maxMu);
-    if (res.every((x) => x <= o.tolerance)) {
-      converged = true;
-      break;
+  } finally {
+    if (pool) {
+      pool.start(0, 'mlrssc.end', null);
+      pool.finish(0);
     }
   }
-  // The result reuses the spare buffer (pairwise: the mean of the C2).
+  // The result reuses a spare buffer (pairwise: the mean of the C2).
   let C: Mat;
   if (!pairwise) C = S;
   else {
-    C = Anew;
+    C = spare[0]!;
     C.data.fill(0);
     for (let v = 0; v < V; v++) {
       const c2 = C2[v]!.data;

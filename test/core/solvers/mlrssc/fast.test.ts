@@ -116,8 +116,12 @@ describe('fast MLRSSC = dense MLRSSC', () => {
 });
 
 describe('mlrsscWorkingDoubles', () => {
-  it('counts 9 (n, n) arrays per view and 11 shared', () => {
-    expect(mlrsscWorkingDoubles(10, 2, 'pairwise')).toBe(2 * (900 + 20) + 1100 + 40);
-    expect(mlrsscWorkingDoubles(2000, 6, 'centroid')).toBe(6 * (9 * 4e6 + 4000) + 11 * 4e6 + 8000);
+  it('counts 9 (n, n) arrays per view, 12 shared and 10 more with a helper', () => {
+    expect(mlrsscWorkingDoubles(10, 2, 'pairwise', false)).toBe(2 * (900 + 20) + 1200 + 40);
+    expect(mlrsscWorkingDoubles(10, 2, 'pairwise', true)).toBe(2 * (900 + 20) + 1200 + 40 + 1010);
+    expect(mlrsscWorkingDoubles(10, 1, 'pairwise', true)).toBe(920 + 1240);
+    expect(mlrsscWorkingDoubles(2000, 6, 'centroid', true)).toBe(
+      6 * (9 * 4e6 + 4000) + 12 * 4e6 + 8000 + 10 * 4e6 + 2000,
+    );
   });
 });

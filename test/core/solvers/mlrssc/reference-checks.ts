@@ -177,7 +177,7 @@ export function checkRun(run: ReferenceRun): string {
 
 export const reference = readReference('baselines-graph');
 export const isMlrssc = (run: ReferenceRun): boolean => run.method in SOLVERS;
-/** The runs too slow for npm test today (see the header). */
+/** The runs with the longest solves (reference-slow.test.ts). */
 export const isSlow = (run: ReferenceRun): boolean =>
   run.method.startsWith('MLRSSC') && !run.file.includes('3Sources');
 

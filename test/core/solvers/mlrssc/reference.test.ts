@@ -16,8 +16,8 @@
  *   singular values) to 1e-9 relative, the zero one to 1e-12 absolute;
  * - ACC / NMI / Purity means within max(0.02, 2σ√(2/20)) of the fixture (Octave's k-means
  *   stream differs from ours, so only the distribution can agree).
- * The runs whose solve takes minutes on today's iteration (MSRC-v1 linear: 282 and 100
- * iterations; ORL linear: n = 400, 14 iterations) are in `reference-slow.test.ts`.
+ * The runs with the longest solves (MSRC-v1 linear: 282 and 100 iterations; ORL linear: n = 400,
+ * 14 iterations) are in `reference-slow.test.ts`, which runs beside this file.
  */
 import { capturing, isMlrssc, isSlow, reference, suiteOptions } from './reference-checks';
 import { referenceSuite } from '../../../helpers/reference';
