@@ -93,3 +93,62 @@ export function runChunks<T>(
   if (error !== null) throw error;
   return out;
 }
+
+/** The input of a task that shares items out by `claimEach`: the claim order and its counter. */
+export interface ClaimInput {
+  /** The items (e.g. views) in the order they are claimed: the costliest first. */
+  readonly order: readonly number[];
+  /** Claim counter, in shared memory when helpers take part: order[Atomics.add(claim, 0, 1)] is next. */
+  readonly claim: Int32Array;
+}
+
+/** Items 0 … costs.length − 1 by decreasing cost (ties by index): the claim order of `claimAll`. */
+export function costliestFirst(costs: readonly number[]): number[] {
+  return [...costs.keys()].sort((a, b) => costs[b]! - costs[a]! || a - b);
+}
+
+/**
+ * Runs f on each item this thread claims from `input` until none is left; returns the
+ * [item, result] pairs. Every thread sharing the counter runs this loop, so each item is done
+ * once, by whichever thread claims it, and a thread that finishes early takes the next.
+ */
+export function claimEach<T>(input: ClaimInput, f: (item: number) => T): [number, T][] {
+  const { order, claim } = input;
+  const out: [number, T][] = [];
+  for (let k = Atomics.add(claim, 0, 1); k < order.length; k = Atomics.add(claim, 0, 1)) {
+    const item = order[k]!;
+    out.push([item, f(item)]);
+  }
+  return out;
+}
+
+/**
+ * Items 0 … order.length − 1 done by this thread and the installed pool's helpers together:
+ * `input(claim)` is the task's input around a fresh counter, `task` the helper task that runs
+ * `run` on it (a `claimEach` loop), and this thread runs `run` on the same input. Without helpers
+ * (or one item, or no shared memory) this thread does every item. Returns the results by item;
+ * since each item's result is a pure function of the input, they are the same either way.
+ */
+export function claimAll<T, I extends ClaimInput>(
+  task: TaskName,
+  order: readonly number[],
+  input: (claim: Int32Array) => I,
+  run: (input: I) => [number, T][],
+): T[] {
+  const p = threadPool();
+  const chunks =
+    p && order.length > 1 && typeof SharedArrayBuffer === 'function'
+      ? Math.min(order.length, p.helpers + 1)
+      : 1;
+  const shared = input(new Int32Array(chunks > 1 ? new SharedArrayBuffer(4) : new ArrayBuffer(4)));
+  const out = new Array<T>(order.length);
+  for (const [item, r] of runChunks(
+    p,
+    chunks,
+    task,
+    () => shared,
+    () => run(shared),
+  ))
+    out[item] = r;
+  return out;
+}

@@ -18,6 +18,8 @@ import { createRng } from '../../src/core/random';
 import { linearKernel } from '../../src/core/kernels/gram';
 import { mlrssc, mlrsscSteps } from '../../src/core/solvers/mlrssc/mlrssc';
 import { codeDefaults } from '../core/solvers/mlrssc/options';
+import { amglGraphs } from '../../src/core/solvers/amgl/amgl';
+import { viewGraphs } from '../../src/core/solvers/mvgl/mvgl';
 
 function viewsOf(n: number, dims: number[], seed: number): Mat[] {
   const ds = synthesize({ n, k: 4, dims, completeFraction: 1, seed });
@@ -248,6 +250,58 @@ describe('helper threads', () => {
         expect(Array.from(c.data)).toEqual(Array.from(serial.C2[v]!.data)),
       );
     }
+  });
+
+  it('AMGL and MVGL: view graphs claimed by 3 threads equal the one-thread graphs bit for bit (V = 4)', () => {
+    const X = viewsOf(150, [5, 30, 12, 50], 8);
+    const mvglOptions = {
+      neighbors: 9,
+      innerIterations: 30,
+      outerIterations: 30,
+      tolerance: 1e-3,
+      eigensolver: 'sparse',
+    } as const;
+    const serialA = amglGraphs(X, 9);
+    const serialM = viewGraphs(X, 4, mvglOptions);
+    const started: string[] = [];
+    const counting: ThreadPool = {
+      helpers: pool!.helpers,
+      start: (h, task, input, transfer) => {
+        started.push(task);
+        pool!.start(h, task, input, transfer);
+      },
+      finish: (h) => pool!.finish(h),
+    };
+    setThreadPool(counting);
+    let pooledA: ReturnType<typeof amglGraphs>;
+    let pooledM: ReturnType<typeof viewGraphs>;
+    try {
+      pooledA = amglGraphs(X, 9);
+      pooledM = viewGraphs(X, 4, mvglOptions);
+    } finally {
+      setThreadPool(null);
+    }
+    expect(started).toEqual(['amgl.graphs', 'amgl.graphs', 'mvgl.views', 'mvgl.views']);
+    const csr = (S: { indptr: Int32Array; indices: Int32Array; data: Float64Array }) => [
+      Array.from(S.indptr),
+      Array.from(S.indices),
+      Array.from(S.data),
+    ];
+    expect(pooledA).toHaveLength(4);
+    pooledA.forEach((g, v) => {
+      const s = serialA[v]!;
+      expect(csr(g.W)).toEqual(csr(s.W));
+      expect(csr(g.L)).toEqual(csr(s.L));
+      expect(Array.from(g.t)).toEqual(Array.from(s.t));
+      expect(g.W.data.length).toBeGreaterThan(150 * 9); // a real graph, not an empty one
+    });
+    expect(pooledM).toHaveLength(4);
+    pooledM.forEach((r, v) => {
+      expect(csr(r.S)).toEqual(csr(serialM[v]!.S));
+      expect(r.record).toEqual(serialM[v]!.record);
+    });
+    // The views differ, so a graph in the wrong slot would show.
+    expect(csr(serialM[0]!.S)).not.toEqual(csr(serialM[1]!.S));
   });
 
   it.each([

@@ -6,6 +6,8 @@
 import { slicesTask, type SlicesTaskInput } from './cgl/slices';
 import { endTask, hstepTask, type HStepTaskInput } from './cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './cgl/cgl';
+import { amglGraphsTask, type AmglGraphsTaskInput } from './amgl/amgl';
+import { viewGraphsTask, type ViewGraphsTaskInput } from './mvgl/mvgl';
 import { endTask as mlrsscEnd, thresholdTask, type ThresholdTaskInput } from './mlrssc/mlrssc';
 
 export const SOLVER_TASKS = {
@@ -17,6 +19,10 @@ export const SOLVER_TASKS = {
   'cgl.slices': (input: SlicesTaskInput) => slicesTask(input),
   /** Step 0–1 of CGL for the views this helper claims: z-score, PKN graph, normalised affinity. */
   'cgl.graphs': (input: ViewGraphTaskInput) => viewGraphTask(input),
+  /** AMGL's step 1 for the views this helper claims: PKN graph and normalised Laplacian. */
+  'amgl.graphs': (input: AmglGraphsTaskInput) => amglGraphsTask(input),
+  /** MVGL's stage 1 for the views this helper claims: the view's rank-constrained graph. */
+  'mvgl.views': (input: ViewGraphsTaskInput) => viewGraphsTask(input),
   /** One view's singular-value threshold of an MLRSSC iteration (the helper's of a pair). */
   'mlrssc.threshold': (input: ThresholdTaskInput) => thresholdTask(input),
   /** The end of an MLRSSC solve: the helper drops its buffers. */

@@ -29,6 +29,7 @@ import { blockEig, csrOp } from '../../linalg/blockeig';
 import { csrTimesBlock } from '../../linalg/csr-kernel';
 import { symEig } from '../../linalg/kernels';
 import type { Csr, Mat } from '../../linalg/types';
+import { claimAll, claimEach, costliestFirst, type ClaimInput } from '../../parallel';
 import type { SolverStep } from '../types';
 
 export type AmglEigensolver = 'sparse' | 'dense';
@@ -47,12 +48,33 @@ export interface AmglViewGraph {
   readonly isolated: number;
 }
 
-/** The per-view graphs of step 1. */
-export function amglGraphs(views: readonly Mat[], neighbors: number): AmglViewGraph[] {
-  return views.map((X) => {
-    const W = referencePknGraph(X, neighbors);
+/** Input of the helper task 'amgl.graphs' (`core/tasks.ts`): the views, claimed widest first. */
+export interface AmglGraphsTaskInput extends ClaimInput {
+  readonly views: readonly Mat[];
+  readonly neighbors: number;
+}
+
+/** Step 1 for each view this thread claims: [view, graph] pairs. */
+export function amglGraphsTask(input: AmglGraphsTaskInput): [number, AmglViewGraph][] {
+  return claimEach(input, (v) => {
+    const W = referencePknGraph(input.views[v]!, input.neighbors);
     return { W, ...normalisedLaplacian(W) };
   });
+}
+
+/**
+ * The per-view graphs of step 1. With helper threads installed (`core/parallel`), the threads
+ * claim views from a shared counter, the widest (costliest: the kNN is ≈ n²·d_v) first; each
+ * graph is the same whichever thread builds it.
+ */
+export function amglGraphs(views: readonly Mat[], neighbors: number): AmglViewGraph[] {
+  const order = costliestFirst(views.map((X) => X.cols));
+  return claimAll(
+    'amgl.graphs',
+    order,
+    (claim) => ({ views, neighbors, order, claim }),
+    amglGraphsTask,
+  );
 }
 
 export interface AmglOptions {

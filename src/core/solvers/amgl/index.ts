@@ -204,13 +204,16 @@ const KERNEL_WORKSPACE = 2 ** 20;
 function footprint({ n, dims, present, k }: ProblemShape, p: AmglParams): Footprint {
   const V = dims.length;
   const filled = 8 * n * dims.reduce((a, d, v) => a + (present[v]! < n ? d : 0), 0);
+  // A helper thread building some of the graphs gets a copy of the views (counted whether or not
+  // the host has a helper; freed once the graphs are built).
+  const helperCopy = V >= 2 ? 8 * n * dims.reduce((a, d) => a + d, 0) : 0;
   const entries = 2 * n * p.neighbors + n;
   const graphs = V * (2 * 12 * entries + 8 * n) + 3 * 12 * n * (p.neighbors + 1);
   const m = Math.min(k + 1, n);
   const b = Math.min(n, m + Math.max(3, Math.ceil(m / 4)));
   if (p.eigensolver === 'dense') {
     return {
-      bytes: filled + graphs + 8 * 4 * n * n + 8 * 3 * n * k + KERNEL_WORKSPACE,
+      bytes: filled + helperCopy + graphs + 8 * 4 * n * n + 8 * 3 * n * k + KERNEL_WORKSPACE,
       quadratic: true,
       note: 'the dense n × n M and its eigendecomposition (about 4 n × n arrays)',
     };
@@ -218,7 +221,7 @@ function footprint({ n, dims, present, k }: ProblemShape, p: AmglParams): Footpr
   const union = 12 * V * entries + 4 * V * entries;
   const eig = 8 * n * (8 * b + 3 * m) + 12 * V * entries;
   return {
-    bytes: filled + graphs + union + eig + 8 * 3 * n * k + KERNEL_WORKSPACE,
+    bytes: filled + helperCopy + graphs + union + eig + 8 * 3 * n * k + KERNEL_WORKSPACE,
     quadratic: false,
     note: 'the view graphs and Laplacians, M on their union pattern and n × (c + guard) blocks',
   };

@@ -23,7 +23,14 @@ import { normalisedAffinity } from '../../graph/affinity';
 import { knn, type Knn } from '../../graph/knn';
 import { pknRows, referenceNeighbours, referencePknGraph, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
-import { float64Array, runChunks, threadPool } from '../../parallel';
+import {
+  claimAll,
+  claimEach,
+  costliestFirst,
+  float64Array,
+  threadPool,
+  type ClaimInput,
+} from '../../parallel';
 import { normaliseInto } from './hstep';
 import { HStepViews } from './hviews';
 import { matmulTB, symEig } from '../../linalg/kernels';
@@ -94,14 +101,10 @@ export interface CglState {
   readonly zeroRows: number;
 }
 
-/** Input of the helper task 'cgl.graphs' (`core/tasks.ts`). */
-export interface ViewGraphTaskInput {
+/** Input of the helper task 'cgl.graphs' (`core/tasks.ts`): the views, claimed widest first. */
+export interface ViewGraphTaskInput extends ClaimInput {
   readonly views: readonly Mat[];
   readonly neighbors: number;
-  /** The views in the order they are claimed (the costliest first). */
-  readonly order: readonly number[];
-  /** Claim counter (shared memory with helpers): order[Atomics.add(claim, 0, 1)] is next. */
-  readonly claim: Int32Array;
 }
 
 /**
@@ -109,13 +112,9 @@ export interface ViewGraphTaskInput {
  * normalised affinity. Returns [view, graph] pairs.
  */
 export function viewGraphTask(input: ViewGraphTaskInput): [number, Csr][] {
-  const { views, neighbors, order, claim } = input;
-  const out: [number, Csr][] = [];
-  for (let k = Atomics.add(claim, 0, 1); k < order.length; k = Atomics.add(claim, 0, 1)) {
-    const v = order[k]!;
-    out.push([v, normalisedAffinity(referencePknGraph(zscoreRows(views[v]!), neighbors))]);
-  }
-  return out;
+  return claimEach(input, (v) =>
+    normalisedAffinity(referencePknGraph(zscoreRows(input.views[v]!), input.neighbors)),
+  );
 }
 
 /**
@@ -126,25 +125,13 @@ export function viewGraphTask(input: ViewGraphTaskInput): [number, Csr][] {
  */
 export function buildGraphs(views: readonly Mat[], neighbors: number): CglGraphs {
   const n = views[0]!.rows;
-  const pool = threadPool();
-  const V = views.length;
-  const chunks =
-    pool && V > 1 && typeof SharedArrayBuffer === 'function' ? Math.min(V, pool.helpers + 1) : 1;
-  const input: ViewGraphTaskInput = {
-    views,
-    neighbors,
-    order: [...views.keys()].sort((a, b) => views[b]!.cols - views[a]!.cols || a - b),
-    claim: new Int32Array(chunks > 1 ? new SharedArrayBuffer(4) : new ArrayBuffer(4)),
-  };
-  const L: Csr[] = new Array<Csr>(V);
-  for (const [v, S] of runChunks(
-    pool,
-    chunks,
+  const order = costliestFirst(views.map((X) => X.cols));
+  const L = claimAll(
     'cgl.graphs',
-    () => input,
-    () => viewGraphTask(input),
-  ))
-    L[v] = S;
+    order,
+    (claim) => ({ views, neighbors, order, claim }),
+    viewGraphTask,
+  );
   const L2 = Float64Array.from(L, (S) => S.data.reduce((a, x) => a + x * x, 0));
   return { n, L, L2 };
 }

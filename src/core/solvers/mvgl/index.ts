@@ -4,6 +4,7 @@
  * connected components of the final global graph (the method's own labelling, no k-means).
  */
 import type { Mat } from '../../linalg/types';
+import { float64Array, threadPool } from '../../parallel';
 import { SolverInputError } from '../params';
 import { defineSolver, type SolverInput } from '../types';
 import { mvglIterate } from './mvgl';
@@ -20,6 +21,7 @@ function denseViews(input: SolverInput, k: number, neighbors: number): Mat[] {
   if (k + 1 > n) {
     throw new SolverInputError(`mvgl: ${k} clusters need at least ${k + 1} samples, have ${n}`);
   }
+  const shared = threadPool() !== null && input.views.length > 1;
   return input.views.map((view) => {
     if (view.d === 0 || view.present.length !== n) {
       throw new SolverInputError(
@@ -27,7 +29,8 @@ function denseViews(input: SolverInput, k: number, neighbors: number): Mat[] {
           'features; MVGL needs every sample in every view and at least one feature',
       );
     }
-    const X: Mat = { rows: n, cols: view.d, data: new Float64Array(n * view.d) };
+    // In shared memory when helper threads will learn some of the view graphs (no copies).
+    const X: Mat = { rows: n, cols: view.d, data: float64Array(n * view.d, shared) };
     const v = view.values;
     if (v.kind === 'dense') X.data.set(v.data);
     else {

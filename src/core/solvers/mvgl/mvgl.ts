@@ -23,6 +23,7 @@ import { NumericalError } from '../../linalg/errors';
 import { luFactor, luSolve } from '../../linalg/lu';
 import { transposeCsr } from '../../linalg/sparse';
 import { projectSimplexNewtonAt } from '../../prox/simplex';
+import { claimAll, claimEach, costliestFirst, type ClaimInput } from '../../parallel';
 import type { SolverStep } from '../types';
 import {
   csrStats,
@@ -139,6 +140,39 @@ export function viewGraph(X: Mat, c: number, o: MvglOptions): { S: Csr; record: 
       components: connectedComponents(S).count,
     },
   };
+}
+
+/** Input of the helper task 'mvgl.views' (`core/tasks.ts`): the views, claimed widest first. */
+export interface ViewGraphsTaskInput extends ClaimInput {
+  readonly views: readonly Mat[];
+  readonly c: number;
+  readonly options: MvglOptions;
+}
+
+/** Stage 1 for each view this thread claims: [view, graph and record] pairs. */
+export function viewGraphsTask(
+  input: ViewGraphsTaskInput,
+): [number, { S: Csr; record: ViewGraphRecord }][] {
+  return claimEach(input, (v) => viewGraph(input.views[v]!, input.c, input.options));
+}
+
+/**
+ * Stage 1 on every view. With helper threads installed (`core/parallel`), the threads claim
+ * views from a shared counter, the widest (costliest: the kNN is ≈ n²·d_v) first; each view's
+ * graph is the same whichever thread learns it.
+ */
+export function viewGraphs(
+  views: readonly Mat[],
+  c: number,
+  options: MvglOptions,
+): { S: Csr; record: ViewGraphRecord }[] {
+  const order = costliestFirst(views.map((X) => X.cols));
+  return claimAll(
+    'mvgl.views',
+    order,
+    (claim) => ({ views, c, options, order, claim }),
+    viewGraphsTask,
+  );
 }
 
 /** Pushes the m (column, value) pairs of a row in ascending column order. */
@@ -371,12 +405,11 @@ export function* mvglIterate(
   const V = Xs.length;
   const Sv: Csr[] = [];
   const views: ViewGraphRecord[] = [];
-  for (const [v, X] of Xs.entries()) {
-    const r = viewGraph(X, c, o);
+  for (const r of viewGraphs(Xs, c, o)) {
     Sv.push(r.S);
     views.push(r.record);
-    yield { stage: 'prepare', iteration: v + 1, objective: null };
   }
+  yield { stage: 'prepare', iteration: V, objective: null };
   let S0 = combine(Sv, null);
   let Jold = 1;
   let Jnew = 10;
