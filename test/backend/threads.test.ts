@@ -20,6 +20,7 @@ import { mlrssc, mlrsscSteps } from '../../src/core/solvers/mlrssc/mlrssc';
 import { codeDefaults } from '../core/solvers/mlrssc/options';
 import { amglGraphs } from '../../src/core/solvers/amgl/amgl';
 import { viewGraphs } from '../../src/core/solvers/mvgl/mvgl';
+import { buildKernels } from '../../src/core/solvers/mlrssc/kernels';
 
 function viewsOf(n: number, dims: number[], seed: number): Mat[] {
   const ds = synthesize({ n, k: 4, dims, completeFraction: 1, seed });
@@ -51,6 +52,17 @@ describe('helper threads', () => {
     } finally {
       setThreadPool(null);
     }
+  }
+  /** The pool, noting the name of every task it is given in `started`. */
+  function recording(started: string[]): ThreadPool {
+    return {
+      helpers: pool!.helpers,
+      start: (h, task, input, transfer) => {
+        started.push(task);
+        pool!.start(h, task, input, transfer);
+      },
+      finish: (h) => pool!.finish(h),
+    };
   }
   beforeAll(() => {
     pool = startThreadPool({ helpers: 2 });
@@ -264,15 +276,7 @@ describe('helper threads', () => {
     const serialA = amglGraphs(X, 9);
     const serialM = viewGraphs(X, 4, mvglOptions);
     const started: string[] = [];
-    const counting: ThreadPool = {
-      helpers: pool!.helpers,
-      start: (h, task, input, transfer) => {
-        started.push(task);
-        pool!.start(h, task, input, transfer);
-      },
-      finish: (h) => pool!.finish(h),
-    };
-    setThreadPool(counting);
+    setThreadPool(recording(started));
     let pooledA: ReturnType<typeof amglGraphs>;
     let pooledM: ReturnType<typeof viewGraphs>;
     try {
@@ -302,6 +306,26 @@ describe('helper threads', () => {
     });
     // The views differ, so a graph in the wrong slot would show.
     expect(csr(serialM[0]!.S)).not.toEqual(csr(serialM[1]!.S));
+  });
+
+  it('MLRSSC: Gaussian kernels claimed by 3 threads equal the one-thread kernels bit for bit (V = 4)', () => {
+    const ds = synthesize({ n: 120, k: 4, dims: [5, 30, 12, 50], completeFraction: 1, seed: 9 });
+    const input = { n: ds.n, views: ds.views, sampleIds: null };
+    const choice = { kernel: 'gaussian', sigma: null, sigmaScale: 1, degree: 2 } as const;
+    const serial = buildKernels('kmlrssc-pairwise', input, choice);
+    const started: string[] = [];
+    setThreadPool(recording(started));
+    let pooled: ReturnType<typeof buildKernels>;
+    try {
+      pooled = buildKernels('kmlrssc-pairwise', input, choice);
+    } finally {
+      setThreadPool(null);
+    }
+    expect(started).toEqual(['mlrssc.kernels', 'mlrssc.kernels']);
+    expect(pooled.sigma).toEqual(serial.sigma);
+    expect(pooled.optSigma).toEqual(serial.optSigma);
+    expect(new Set(serial.sigma).size).toBe(4); // four different views, so a swap would show
+    pooled.K.forEach((K, v) => expect(Array.from(K.data)).toEqual(Array.from(serial.K[v]!.data)));
   });
 
   it.each([

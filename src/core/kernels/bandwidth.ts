@@ -13,6 +13,7 @@
  *
  * A median of an even count is the mean of the two middle values (MATLAB and numpy agree).
  */
+import { medianInPlace } from '../linalg/median';
 import type { Mat } from '../linalg/types';
 
 export type Bandwidth =
@@ -25,7 +26,7 @@ export interface ResolvedBandwidth {
   readonly h: number;
 }
 
-/** σ and h of `rule` over the squared distances D. O(nm), O(nm log nm) for the median. */
+/** σ and h of `rule` over the squared distances D. O(nm) (the median by selection). */
 export function resolveBandwidth(D: Mat, rule: Bandwidth): ResolvedBandwidth {
   const len = D.rows * D.cols;
   const d = D.data.subarray(0, len);
@@ -57,9 +58,9 @@ function mean(d: Float64Array, f: (x: number) => number): number {
   return s / d.length;
 }
 
-/** Median of √d over all entries (a sorted copy). */
+/** Median of √d over all entries (of a copy, by selection). */
 function median(d: Float64Array): number {
-  const e = Float64Array.from(d, Math.sqrt).sort();
-  const h = e.length >> 1;
-  return e.length % 2 === 1 ? e[h]! : (e[h - 1]! + e[h]!) / 2;
+  const r = new Float64Array(d.length);
+  for (let i = 0; i < d.length; i++) r[i] = Math.sqrt(d[i]!);
+  return medianInPlace(r);
 }

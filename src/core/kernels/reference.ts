@@ -6,6 +6,7 @@
  * distances (the zero diagonal included; a negative rounding gives 0).
  */
 import { linearKernel } from './gram';
+import { medianInPlace } from '../linalg/median';
 import type { Mat } from '../linalg/types';
 
 /** (n, n) squared distances of the rows of X, as construct_kernel.m forms them. */
@@ -30,13 +31,17 @@ export function referenceSquaredDistances(X: Mat): Mat {
 
 /** opt_sigma.m: the median of the n² Euclidean distances (√ of max(D, 0)). */
 export function optSigma(D: Mat): number {
-  const d = Float64Array.from(D.data, (x) => Math.sqrt(Math.max(x, 0))).sort();
-  const m = d.length;
-  return m % 2 === 1 ? d[(m - 1) / 2]! : (d[m / 2 - 1]! + d[m / 2]!) / 2;
+  const d = D.data;
+  const r = new Float64Array(d.length);
+  for (let i = 0; i < d.length; i++) r[i] = Math.sqrt(Math.max(d[i]!, 0));
+  return medianInPlace(r);
 }
 
 /** exp(−D / (2σ²)) (n, n), symmetric. */
 export function gaussianFromDistances(D: Mat, sigma: number): Mat {
   const h = 2 * sigma * sigma;
-  return { rows: D.rows, cols: D.cols, data: Float64Array.from(D.data, (x) => Math.exp(-x / h)) };
+  const d = D.data;
+  const k = new Float64Array(d.length);
+  for (let i = 0; i < d.length; i++) k[i] = Math.exp(-d[i]! / h);
+  return { rows: D.rows, cols: D.cols, data: k };
 }

@@ -8,6 +8,7 @@ import { endTask, hstepTask, type HStepTaskInput } from './cgl/hviews';
 import { viewGraphTask, type ViewGraphTaskInput } from './cgl/cgl';
 import { amglGraphsTask, type AmglGraphsTaskInput } from './amgl/amgl';
 import { viewGraphsTask, type ViewGraphsTaskInput } from './mvgl/mvgl';
+import { kernelsTask, type KernelsTaskInput } from './mlrssc/kernels';
 import { endTask as mlrsscEnd, thresholdTask, type ThresholdTaskInput } from './mlrssc/mlrssc';
 
 export const SOLVER_TASKS = {
@@ -23,6 +24,8 @@ export const SOLVER_TASKS = {
   'amgl.graphs': (input: AmglGraphsTaskInput) => amglGraphsTask(input),
   /** MVGL's stage 1 for the views this helper claims: the view's rank-constrained graph. */
   'mvgl.views': (input: ViewGraphsTaskInput) => viewGraphsTask(input),
+  /** MLRSSC's kernels of the views this helper claims. */
+  'mlrssc.kernels': (input: KernelsTaskInput) => kernelsTask(input),
   /** One view's singular-value threshold of an MLRSSC iteration (the helper's of a pair). */
   'mlrssc.threshold': (input: ThresholdTaskInput) => thresholdTask(input),
   /** The end of an MLRSSC solve: the helper drops its buffers. */

@@ -10,15 +10,9 @@
  * residuals), 'embed'. Deterministic: the paper protocol solves once.
  */
 import { MAX_VIEW_VALUES } from '../../limits';
-import { linearKernel, polynomialKernel } from '../../kernels/gram';
-import {
-  gaussianFromDistances,
-  optSigma,
-  referenceSquaredDistances,
-} from '../../kernels/reference';
 import type { Mat } from '../../linalg/types';
 import type { Rng } from '../../random';
-import { denseValues, fillNote } from '../complete';
+import { fillNote } from '../complete';
 import { SolverInputError } from '../params';
 import {
   defineSolver,
@@ -30,6 +24,7 @@ import {
   type SolverStep,
 } from '../types';
 import { referenceEmbedding } from './embed';
+import { buildKernels, type KernelChoice } from './kernels';
 import { affinity, mlrsscSteps } from './mlrssc';
 import {
   kmlrsscCentroidSchema,
@@ -50,16 +45,6 @@ export {
 } from './params';
 
 type Variant = 'pairwise' | 'centroid';
-type KernelKind = 'linear' | 'gaussian' | 'polynomial';
-
-/** The kernel settings of a run (the linear variants: always 'linear'). */
-interface KernelChoice {
-  readonly kernel: KernelKind;
-  readonly sigma: readonly number[] | null;
-  readonly sigmaScale: number;
-  readonly degree: number;
-}
-
 /** Trace, sum and Frobenius norm of one kernel (the fixtures' `kernel_check`). */
 export interface KernelCheck {
   readonly trace: number;
@@ -123,45 +108,6 @@ function checkInput(method: string, ds: SolverInput, k: KernelChoice, c: number)
       fail(`give either 'sigma' (the widths) or 'sigmaScale' (a multiple of the median rule)`);
     }
   }
-}
-
-interface Kernels {
-  readonly K: Mat[];
-  readonly sigma: number[] | null;
-  readonly optSigma: number[] | null;
-}
-
-/** Each view's kernel, as construct_kernel.m forms it. */
-function buildKernels(method: string, ds: SolverInput, k: KernelChoice): Kernels {
-  const { n } = ds;
-  const X = ds.views.map((v) => denseValues(v, n));
-  if (k.kernel === 'linear')
-    return { K: X.map((x) => linearKernel(x)), sigma: null, optSigma: null };
-  if (k.kernel === 'polynomial') {
-    return {
-      K: X.map((x) => polynomialKernel(x, undefined, k.degree, 1, 0)),
-      sigma: null,
-      optSigma: null,
-    };
-  }
-  const sigma: number[] = [];
-  const opt: number[] = [];
-  const K = X.map((x, v) => {
-    const D = referenceSquaredDistances(x);
-    const o = optSigma(D);
-    const s = k.sigma ? k.sigma[v]! : k.sigmaScale * o;
-    if (!(s > 0) || !Number.isFinite(1 / (2 * s * s))) {
-      throw new SolverInputError(
-        `${method}: view '${ds.views[v]!.name}': the Gaussian width σ = ${s} is unusable` +
-          (k.sigma ? '' : ' (the median of its n² distances is 0: most samples coincide)') +
-          "; give widths with parameter 'sigma'",
-      );
-    }
-    sigma.push(s);
-    opt.push(o);
-    return gaussianFromDistances(D, s);
-  });
-  return { K, sigma, optSigma: opt };
 }
 
 function makeRun<P extends MlrsscParams>(
