@@ -126,16 +126,18 @@ export function claimEach<T>(input: ClaimInput, f: (item: number) => T): [number
  * Items 0 … order.length − 1 done by this thread and the installed pool's helpers together:
  * `input(claim)` is the task's input around a fresh counter, `task` the helper task that runs
  * `run` on it (a `claimEach` loop), and this thread runs `run` on the same input. Without helpers
- * (or one item, or no shared memory) this thread does every item. Returns the results by item;
- * since each item's result is a pure function of the input, they are the same either way.
+ * (or one item, or no shared memory, or `threads` false: work too small to repay a helper's copy
+ * of the input) this thread does every item. Returns the results by item; since each item's
+ * result is a pure function of the input, they are the same either way.
  */
 export function claimAll<T, I extends ClaimInput>(
   task: TaskName,
   order: readonly number[],
   input: (claim: Int32Array) => I,
   run: (input: I) => [number, T][],
+  threads = true,
 ): T[] {
-  const p = threadPool();
+  const p = threads ? threadPool() : null;
   const chunks =
     p && order.length > 1 && typeof SharedArrayBuffer === 'function'
       ? Math.min(order.length, p.helpers + 1)

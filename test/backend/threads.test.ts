@@ -308,8 +308,8 @@ describe('helper threads', () => {
     expect(csr(serialM[0]!.S)).not.toEqual(csr(serialM[1]!.S));
   });
 
-  it('MLRSSC: Gaussian kernels claimed by 3 threads equal the one-thread kernels bit for bit (V = 4)', () => {
-    const ds = synthesize({ n: 120, k: 4, dims: [5, 30, 12, 50], completeFraction: 1, seed: 9 });
+  it('MLRSSC: Gaussian kernels claimed by 3 threads equal the one-thread kernels bit for bit (V = 4, n = 520); linear ones stay on one thread', () => {
+    const ds = synthesize({ n: 520, k: 4, dims: [5, 30, 12, 50], completeFraction: 1, seed: 9 });
     const input = { n: ds.n, views: ds.views, sampleIds: null };
     const choice = { kernel: 'gaussian', sigma: null, sigmaScale: 1, degree: 2 } as const;
     const serial = buildKernels('kmlrssc-pairwise', input, choice);
@@ -322,6 +322,13 @@ describe('helper threads', () => {
       setThreadPool(null);
     }
     expect(started).toEqual(['mlrssc.kernels', 'mlrssc.kernels']);
+    setThreadPool(recording(started));
+    try {
+      buildKernels('mlrssc-pairwise', input, { ...choice, kernel: 'linear' });
+    } finally {
+      setThreadPool(null);
+    }
+    expect(started).toHaveLength(2); // one GEMM per view: not worth a helper's copy
     expect(pooled.sigma).toEqual(serial.sigma);
     expect(pooled.optSigma).toEqual(serial.optSigma);
     expect(new Set(serial.sigma).size).toBe(4); // four different views, so a swap would show

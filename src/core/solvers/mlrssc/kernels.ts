@@ -1,8 +1,9 @@
 /**
  * The kernels of MLRSSC's views as `construct_kernel.m` forms them (linear, polynomial, or
  * Gaussian with `opt_sigma.m`'s median width), one view at a time. The views are independent:
- * with helper threads installed (`core/parallel`) the threads claim them from a shared counter,
- * the widest first; each kernel is the same bits whichever thread forms it.
+ * with helper threads installed (`core/parallel`) and Gaussian kernels of at least
+ * KERNELS_THREADS_FROM_N samples, the threads claim them from a shared counter, the widest
+ * first; each kernel is the same bits whichever thread forms it.
  */
 import { linearKernel, polynomialKernel } from '../../kernels/gram';
 import {
@@ -65,6 +66,14 @@ export function kernelsTask(input: KernelsTaskInput): [number, ViewKernel][] {
   });
 }
 
+/**
+ * From this many samples a Gaussian kernel's elementwise work (distances, median, exponentials:
+ * O(n²) each) repays a helper's copy of the views; the linear and polynomial kernels are one
+ * product each and stay on this thread (on 3Sources, with n = 169, sharing even the Gaussian
+ * gained about 10 ms and cost the helper's GEMM workspace).
+ */
+export const KERNELS_THREADS_FROM_N = 512;
+
 /** Each view's kernel, as construct_kernel.m forms it. */
 export function buildKernels(method: string, ds: SolverInput, k: KernelChoice): Kernels {
   const { n } = ds;
@@ -75,6 +84,7 @@ export function buildKernels(method: string, ds: SolverInput, k: KernelChoice): 
     order,
     (claim) => ({ views, choice: k, order, claim }),
     kernelsTask,
+    k.kernel === 'gaussian' && n >= KERNELS_THREADS_FROM_N,
   );
   const K = out.map((r, v) => {
     if (r.K) return r.K;
