@@ -68,9 +68,8 @@ export function kernelsTask(input: KernelsTaskInput): [number, ViewKernel][] {
 
 /**
  * From this many samples a Gaussian kernel's elementwise work (distances, median, exponentials:
- * O(n²) each) repays a helper's copy of the views; the linear and polynomial kernels are one
- * product each and stay on this thread (on 3Sources, with n = 169, sharing even the Gaussian
- * gained about 10 ms and cost the helper's GEMM workspace).
+ * O(n²) each) repays a helper's copy of the views and its GEMM workspace; the linear and
+ * polynomial kernels are one product each and stay on this thread.
  */
 export const KERNELS_THREADS_FROM_N = 512;
 
