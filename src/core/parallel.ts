@@ -103,7 +103,7 @@ export interface ClaimInput {
 }
 
 /** Items 0 … costs.length − 1 by decreasing cost (ties by index): the claim order of `claimAll`. */
-export function costliestFirst(costs: readonly number[]): number[] {
+function costliestFirst(costs: readonly number[]): number[] {
   return [...costs.keys()].sort((a, b) => costs[b]! - costs[a]! || a - b);
 }
 
@@ -123,33 +123,34 @@ export function claimEach<T>(input: ClaimInput, f: (item: number) => T): [number
 }
 
 /**
- * Items 0 … order.length − 1 done by this thread and the installed pool's helpers together:
- * `input(claim)` is the task's input around a fresh counter, `task` the helper task that runs
- * `run` on it (a `claimEach` loop), and this thread runs `run` on the same input. Without helpers
- * (or one item, or no shared memory, or `threads` false: work too small to repay a helper's copy
- * of the input) this thread does every item. Returns the results by item; since each item's
- * result is a pure function of the input, they are the same either way.
+ * Items 0 … costs.length − 1 done by this thread and the installed pool's helpers together, the
+ * costliest first: the task's input is `fields` with the claim order and a fresh counter, `task`
+ * the helper task that runs `run` on it (a `claimEach` loop), and this thread runs `run` on the
+ * same input. Without helpers (or one item, or no shared memory, or `threads` false: work too
+ * small to repay a helper's copy of the input) this thread does every item. Returns the results
+ * by item; since each item's result is a pure function of the input, they are the same either way.
  */
-export function claimAll<T, I extends ClaimInput>(
+export function claimAll<T, F extends object>(
   task: TaskName,
-  order: readonly number[],
-  input: (claim: Int32Array) => I,
-  run: (input: I) => [number, T][],
+  costs: readonly number[],
+  fields: F,
+  run: (input: F & ClaimInput) => [number, T][],
   threads = true,
 ): T[] {
   const p = threads ? threadPool() : null;
   const chunks =
-    p && order.length > 1 && typeof SharedArrayBuffer === 'function'
-      ? Math.min(order.length, p.helpers + 1)
+    p && costs.length > 1 && typeof SharedArrayBuffer === 'function'
+      ? Math.min(costs.length, p.helpers + 1)
       : 1;
-  const shared = input(new Int32Array(chunks > 1 ? new SharedArrayBuffer(4) : new ArrayBuffer(4)));
-  const out = new Array<T>(order.length);
+  const claim = new Int32Array(chunks > 1 ? new SharedArrayBuffer(4) : new ArrayBuffer(4));
+  const input: F & ClaimInput = { ...fields, order: costliestFirst(costs), claim };
+  const out = new Array<T>(costs.length);
   for (const [item, r] of runChunks(
     p,
     chunks,
     task,
-    () => shared,
-    () => run(shared),
+    () => input,
+    () => run(input),
   ))
     out[item] = r;
   return out;

@@ -29,7 +29,7 @@ import { blockEig, csrOp } from '../../linalg/blockeig';
 import { csrTimesBlock } from '../../linalg/csr-kernel';
 import { symEig } from '../../linalg/kernels';
 import type { Csr, Mat } from '../../linalg/types';
-import { claimAll, claimEach, costliestFirst, type ClaimInput } from '../../parallel';
+import { claimAll, claimEach, type ClaimInput } from '../../parallel';
 import type { SolverStep } from '../types';
 
 export type AmglEigensolver = 'sparse' | 'dense';
@@ -68,11 +68,10 @@ export function amglGraphsTask(input: AmglGraphsTaskInput): [number, AmglViewGra
  * graph is the same whichever thread builds it.
  */
 export function amglGraphs(views: readonly Mat[], neighbors: number): AmglViewGraph[] {
-  const order = costliestFirst(views.map((X) => X.cols));
   return claimAll(
     'amgl.graphs',
-    order,
-    (claim) => ({ views, neighbors, order, claim }),
+    views.map((X) => X.cols),
+    { views, neighbors },
     amglGraphsTask,
   );
 }

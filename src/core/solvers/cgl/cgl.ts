@@ -23,14 +23,7 @@ import { normalisedAffinity } from '../../graph/affinity';
 import { knn, type Knn } from '../../graph/knn';
 import { pknRows, referenceNeighbours, referencePknGraph, symmetrise } from '../../graph/pkn';
 import { spectralEmbedding } from '../../graph/spectral';
-import {
-  claimAll,
-  claimEach,
-  costliestFirst,
-  float64Array,
-  threadPool,
-  type ClaimInput,
-} from '../../parallel';
+import { claimAll, claimEach, float64Array, threadPool, type ClaimInput } from '../../parallel';
 import { normaliseInto } from './hstep';
 import { HStepViews } from './hviews';
 import { matmulTB, symEig } from '../../linalg/kernels';
@@ -125,11 +118,10 @@ export function viewGraphTask(input: ViewGraphTaskInput): [number, Csr][] {
  */
 export function buildGraphs(views: readonly Mat[], neighbors: number): CglGraphs {
   const n = views[0]!.rows;
-  const order = costliestFirst(views.map((X) => X.cols));
   const L = claimAll(
     'cgl.graphs',
-    order,
-    (claim) => ({ views, neighbors, order, claim }),
+    views.map((X) => X.cols),
+    { views, neighbors },
     viewGraphTask,
   );
   const L2 = Float64Array.from(L, (S) => S.data.reduce((a, x) => a + x * x, 0));

@@ -12,7 +12,7 @@ import {
   referenceSquaredDistances,
 } from '../../kernels/reference';
 import type { Mat } from '../../linalg/types';
-import { claimAll, claimEach, costliestFirst, type ClaimInput } from '../../parallel';
+import { claimAll, claimEach, type ClaimInput } from '../../parallel';
 import { denseValues } from '../complete';
 import { SolverInputError } from '../params';
 import type { SolverInput } from '../types';
@@ -77,11 +77,10 @@ export const KERNELS_THREADS_FROM_N = 512;
 export function buildKernels(method: string, ds: SolverInput, k: KernelChoice): Kernels {
   const { n } = ds;
   const views = ds.views.map((v) => denseValues(v, n));
-  const order = costliestFirst(views.map((X) => X.cols));
   const out = claimAll(
     'mlrssc.kernels',
-    order,
-    (claim) => ({ views, choice: k, order, claim }),
+    views.map((X) => X.cols),
+    { views, choice: k },
     kernelsTask,
     k.kernel === 'gaussian' && n >= KERNELS_THREADS_FROM_N,
   );

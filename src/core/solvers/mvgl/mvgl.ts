@@ -23,7 +23,7 @@ import { NumericalError } from '../../linalg/errors';
 import { luFactor, luSolve } from '../../linalg/lu';
 import { transposeCsr } from '../../linalg/sparse';
 import { projectSimplexNewtonAt } from '../../prox/simplex';
-import { claimAll, claimEach, costliestFirst, type ClaimInput } from '../../parallel';
+import { claimAll, claimEach, type ClaimInput } from '../../parallel';
 import type { SolverStep } from '../types';
 import {
   csrStats,
@@ -166,11 +166,10 @@ export function viewGraphs(
   c: number,
   options: MvglOptions,
 ): { S: Csr; record: ViewGraphRecord }[] {
-  const order = costliestFirst(views.map((X) => X.cols));
   return claimAll(
     'mvgl.views',
-    order,
-    (claim) => ({ views, c, options, order, claim }),
+    views.map((X) => X.cols),
+    { views, c, options },
     viewGraphsTask,
   );
 }
