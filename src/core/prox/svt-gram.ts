@@ -2,28 +2,31 @@
  * Singular-value thresholding prox_{τ‖·‖_*}(B) = U·diag(max(σ − τ, 0))·Vᵀ for a square B (n, n)
  * through the eigendecomposition of the Gram matrix BᵀB = V·diag(σ²)·Vᵀ instead of an SVD: one
  * SYRK (n³ flops), one symmetric eigendecomposition (≈ 4.7n³, mostly GEMM, against ≈ 4n³ + 8n³
- * of the Golub–Kahan SVD) and two GEMMs (4n³), into caller-owned buffers. Two forms:
+ * of the Golub–Kahan SVD), one SYRK for G below (n³) and one GEMM (2n³), into caller-owned
+ * buffers. Two forms:
  *
  * - **full rank** (every σ > τ): prox(B) = B − τ·P with P = B·V·diag(1/σ)·Vᵀ the orthogonal
- *   polar factor of B. P is checked after the fact (below), so the route needs no bound on κ(B).
+ *   polar factor of B; accepted a priori where the bound below allows, otherwise P is checked
+ *   after the fact, so the route needs no bound on κ(B).
  * - **rank r < n**: prox(B) = B·G, G = V·diag(f)·Vᵀ, f_i = max(σ_i − τ, 0)/σ_i, accepted a
  *   priori only (see RATIO).
  *
  * Accuracy, against the SVD's normwise error bound n·ε·σ_max (LAPACK's p(n)·ε·σ_max with the
  * customary p(n) = n). The eigenvalues of BᵀB carry an absolute error of about n·ε·σ_max², so σ_i
  * has an error of n·ε·σ_max²/(2σ_i) and f_i one of τ·n·ε·σ_max²/(2σ_i³); through B·G this moves
- * the result by up to τ·n·ε·σ_max²/(2σ_i²). That worst case overstates what happens by orders
- * of magnitude on real matrices, so the full-rank form measures its error instead: P differs
+ * the result by up to τ·n·ε·σ_max²/(2σ_i²). The a-priori test asks that worst case to be at most
+ * RATIO times the SVD's bound, i.e. the smallest kept σ satisfies σ_k² ≥ τ·σ_max/(2·RATIO). It
+ * overstates what happens by orders of magnitude on real matrices, so where it fails the
+ * full-rank form measures its error instead: P differs
  * from the true polar factor by a symmetric part (‖PᵀP − I‖_F) and a rotation Ω with
  * ‖Ω‖_F ≤ ‖skew(PᵀB)‖_F / σ_min (PᵀB is exactly symmetric for the true factor); the larger of
  * the two, times τ, bounds the extra error of the result, and the form is accepted when that is
- * at most RATIO times the SVD's bound (the check is one SYRK and one GEMM, a tenth of the route).
- * The rank-deficient form keeps the a-priori test: its worst case at most RATIO times the SVD's
- * bound, i.e. the smallest kept σ satisfies σ_k² ≥ τ·σ_max/(2·RATIO). Both require that no σ² lie
+ * at most RATIO times the SVD's bound (the check costs one SYRK and one GEMM more). The
+ * rank-deficient form has the a-priori test only. Both require that no σ² lie
  * within MARGIN·n·ε·σ_max² of τ² (the kept set is decided without doubt); otherwise the function
  * returns −1 and the caller runs the SVD.
  */
-import { matmul, matmulTA, matmulTB, symEig, syrk } from '../linalg/kernels';
+import { matmul, matmulTA, symEig, syrk } from '../linalg/kernels';
 import type { Mat } from '../linalg/types';
 
 /** The extra rounding error allowed, as a multiple of the SVD's normwise bound n·ε·σ_max. */
@@ -61,11 +64,20 @@ export function svtGramInto(B: Mat, tau: number, out: Mat, w: SvtGramWork): numb
     out.data.fill(0, 0, n * n);
     return 0;
   }
-  if (kept === n) return polarForm(B, tau, out, w, values, vectors) ? n : -1;
+  if (kept === n) {
+    // The a-priori test passed, the result B − τ·B·V·diag(1/σ)·Vᵀ needs no check; otherwise the
+    // check after the fact decides.
+    if (!aPriori(values, tau)) return polarForm(B, tau, out, w, values, vectors) ? n : -1;
+    scaledGram(vectors, inverseRoots(values), w.P, w.G);
+    matmul(B, w.G, out);
+    const o = out.data;
+    const b = B.data;
+    for (let i = 0; i < n * n; i++) o[i] = b[i]! - tau * o[i]!;
+    return n;
+  }
   if (!aPriori(values, tau)) return -1;
+  // f ≥ 0, so G = (V·diag(√f))·(V·diag(√f))ᵀ; out = B·G.
   const tau2 = tau * tau;
-  // f ≥ 0, so G = (V·diag(√f))·(V·diag(√f))ᵀ, scaled in the eigenvectors' own memory; out = B·G.
-  const v = vectors.data;
   const rf = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     const l = values[j]!;
@@ -74,11 +86,7 @@ export function svtGramInto(B: Mat, tau: number, out: Mat, w: SvtGramWork): numb
       rf[j] = Math.sqrt((s - tau) / s);
     }
   }
-  for (let i = 0; i < n; i++) {
-    const o = i * n;
-    for (let j = 0; j < n; j++) v[o + j]! *= rf[j]!;
-  }
-  matmulTB(vectors, vectors, w.G);
+  scaledGram(vectors, rf, w.P, w.G);
   matmul(B, w.G, out);
   return kept;
 }
@@ -102,16 +110,10 @@ function polarForm(
     lmin = Math.min(lmin, values[j]!);
     lmax = Math.max(lmax, values[j]!);
   }
-  // G = V·diag(σ^(−1/2))·(V·diag(σ^(−1/2)))ᵀ = V·diag(1/σ)·Vᵀ; P = B·G.
-  const v = vectors.data;
-  const rs = Float64Array.from(values, (l) => 1 / Math.sqrt(Math.sqrt(l)));
-  for (let i = 0; i < n; i++) {
-    const o = i * n;
-    for (let j = 0; j < n; j++) v[o + j]! *= rs[j]!;
-  }
-  matmulTB(vectors, vectors, w.G);
+  // G = V·diag(1/σ)·Vᵀ (W, free since the eigensolver copied it, as scratch); P = B·G.
+  scaledGram(vectors, inverseRoots(values), w.W, w.G);
   matmul(B, w.G, w.P);
-  // The check: ‖PᵀP − I‖_F and ‖skew(PᵀB)‖_F / σ_min, into W (free since the eigensolver copied it).
+  // The check: ‖PᵀP − I‖_F and ‖skew(PᵀB)‖_F / σ_min, into W.
   const p = w.P.data;
   const g = w.W.data;
   syrk(w.P, w.W);
@@ -136,6 +138,28 @@ function polarForm(
   const b = B.data;
   for (let i = 0; i < n * n; i++) o[i] = b[i]! - tau * p[i]!;
   return true;
+}
+
+/** σ_j^(−1/2) for the squared singular values sq: the column scales of V in V·diag(1/σ)·Vᵀ. */
+function inverseRoots(sq: Float64Array): Float64Array {
+  const r = new Float64Array(sq.length);
+  for (let j = 0; j < sq.length; j++) r[j] = 1 / Math.sqrt(Math.sqrt(sq[j]!));
+  return r;
+}
+
+/**
+ * G = Y·Yᵀ with Y = V·diag(r) (V n×n): Yᵀ written into scratch, then its SYRK (n³ flops, half
+ * a GEMM; G exactly symmetric).
+ */
+function scaledGram(V: Mat, r: Float64Array, scratch: Mat, G: Mat): void {
+  const n = V.rows;
+  const v = V.data;
+  const yt = scratch.data;
+  for (let i = 0; i < n; i++) {
+    const o = i * n;
+    for (let j = 0; j < n; j++) yt[j * n + i] = v[o + j]! * r[j]!;
+  }
+  syrk(scratch, G);
 }
 
 /**

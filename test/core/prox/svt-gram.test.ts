@@ -2,7 +2,8 @@
  * The Gram route of singular-value thresholding (prox/svt-gram.ts) against matrices built with
  * known singular values, B = U·diag(σ)·Vᵀ (U, V the Q factors of random matrices), whose prox is
  * U·diag(max(σ − τ, 0))·Vᵀ by construction: whenever the route answers, its result is within
- * the bound it promises (100 times the SVD's n·ε·σ_max) of the exact prox, and it declines
+ * the bound it promises (100 times the SVD's n·ε·σ_max) of the exact prox, whether the a-priori
+ * test or the full-rank form's check accepted it, and it declines
  * (−1) where the Gram matrix cannot carry the spectrum: the kept set in doubt, or the full-rank
  * form's after-the-fact check failing.
  */
@@ -62,6 +63,16 @@ describe('prox/svt-gram', () => {
     const n = 80;
     const s = graded(n, 2, 1e2);
     const r = run(n, s, s[n - 1]! / 2, 2);
+    expect(r.rank).toBe(n);
+    expect(r.err).toBeLessThanOrEqual(r.bound);
+  });
+
+  it('full rank where the a-priori test declines (σ_min² < τ·σ_max/200): the check accepts', () => {
+    const n = 120;
+    const s = graded(n, 5, 1e4);
+    const tau = 1e-4; // σ_min = 5e-4 > τ, σ_min² = 2.5e-7 < τ·σ_max/200 = 2.5e-6
+    expect(s[n - 1]! ** 2).toBeLessThan((tau * s[0]!) / 200);
+    const r = run(n, s, tau, 6);
     expect(r.rank).toBe(n);
     expect(r.err).toBeLessThanOrEqual(r.bound);
   });
