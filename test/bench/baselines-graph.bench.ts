@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- baselines-graph`: AMGL, MVGL and (kernel) MLRSSC against the Octave runs of
- * `shared/reference/baselines-graph.json`, and at scale.
+ * `shared/reference/baselines-graph.json` (the scale cases: baselines-graph-scale.bench.ts, which
+ * runs them as children of this module).
  *
  * - reference: every recorded run, mapped to our method and parameters by
  *   `baselines-graph-map.ts` (which also says which of the fixture's times each is compared
@@ -10,13 +11,9 @@
  *   BASELINES_RUNS (default 3) fresh child processes, each preceded by the machine-speed probe
  *   (GFLOP/s of a 256 × 256 GEMM for one second, in a child of its own), printed beside it.
  *   A method not registered in this tree is listed as "not registered" and skipped.
- * - scale: synthetic data (`core/synth`, 4 views, c = 10, complete) at n = 20,000 for amgl and
- *   mvgl, and mlrssc-pairwise on HW: time and peak RSS (process.resourceUsage().maxRSS of a
- *   child process that ran that case alone).
  *
  * BASELINES_CASES=3Sources,MSRC,amgl,mvgl limits the cases: a token naming a method (ours or the
- * fixture's) picks methods, any other token picks files by substring, 'scale' the scale section
- * (with BASELINES_CASES set and no 'scale' token the scale section is skipped).
+ * fixture's) picks methods, any other token picks files by substring.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +26,7 @@ import { mapRun, targetOf, type RecordedRun } from './baselines-graph-map';
 import { probe, solveTimed as solve, spawnChild, type ChildResult } from './solve-timing';
 import { median, table } from './util';
 
-type Case =
+export type Case =
   | { kind: 'reference'; index: number }
   | { kind: 'scale'; method: string; n: number }
   | { kind: 'hw'; method: string }
@@ -41,7 +38,6 @@ const runs = (
   }
 ).runs;
 
-const SCALE_N = 20_000;
 const SCALE_DIMS = [20, 30, 40, 50];
 
 async function child(c: Case): Promise<ChildResult> {
@@ -67,11 +63,12 @@ async function child(c: Case): Promise<ChildResult> {
   return solve(ds, c.method, {}, 10);
 }
 
-function spawnCase(c: Case): ChildResult | string {
-  return spawnChild(import.meta.url, 'BASELINES_CHILD', c);
+/** Runs case c in a child process of this module (stopped after limitSeconds when given). */
+export function spawnCase(c: Case, limitSeconds?: number): ChildResult | string {
+  return spawnChild(import.meta.url, 'BASELINES_CHILD', c, limitSeconds);
 }
 
-const registered = (): Set<string> => new Set(listSolvers().map((s) => s.name));
+export const registered = (): Set<string> => new Set(listSolvers().map((s) => s.name));
 
 function tokens(): string[] | null {
   const raw = process.env.BASELINES_CASES;
@@ -88,7 +85,7 @@ function referenceSection(repeat: number): void {
   const isMethod = (t: string): boolean =>
     runs.some((r) => r.method.toLowerCase() === t.toLowerCase() || mapRun(r).method === t);
   const methodTokens = picked?.filter(isMethod) ?? [];
-  const fileTokens = picked?.filter((t) => !isMethod(t) && t !== 'scale') ?? [];
+  const fileTokens = picked?.filter((t) => !isMethod(t)) ?? [];
   const have = registered();
   const rows: (string | number)[][] = [
     [
@@ -178,54 +175,12 @@ function referenceSection(repeat: number): void {
   );
 }
 
-function scaleSection(): void {
-  const have = registered();
-  const rows: (string | number)[][] = [
-    ['case', 'method', 'solve s', 'peak RSS MB', 'iterations', 'ACC'],
-  ];
-  const cases: Case[] = [
-    { kind: 'scale', method: 'amgl', n: SCALE_N },
-    { kind: 'scale', method: 'mvgl', n: SCALE_N },
-    { kind: 'hw', method: 'mlrssc-pairwise' },
-  ];
-  for (const c of cases) {
-    if (c.kind === 'probe' || c.kind === 'reference') continue;
-    const label =
-      c.kind === 'scale'
-        ? `synthetic n = ${c.n.toLocaleString('en-US')}, 4 views`
-        : 'HW (n = 2,000, 6 views)';
-    if (!have.has(c.method)) {
-      rows.push([label, c.method, 'not registered', '–', '–', '–']);
-      continue;
-    }
-    const r = spawnCase(c);
-    if (typeof r === 'string') rows.push([label, c.method, r, '–', '–', '–']);
-    else
-      rows.push([
-        label,
-        c.method,
-        r.solveSeconds.toFixed(1),
-        r.maxRssMB.toFixed(0),
-        r.iterations,
-        r.ACC === null ? '–' : r.ACC.toFixed(3),
-      ]);
-    console.log(table([rows[0]!, rows.at(-1)!]));
-  }
-  console.log('\n' + table(rows));
-  console.log(
-    'target: amgl and mvgl at n = 20,000 in ≤ 60 s and ≤ 2 GB; mlrssc-pairwise on HW: completes, time and peak memory reported.',
-  );
-}
-
 export async function run(): Promise<void> {
   const repeat = Number(process.env.BASELINES_RUNS ?? 3);
   if (!Number.isInteger(repeat) || repeat < 1) {
     throw new Error(`BASELINES_RUNS must be a whole number ≥ 1, got ${process.env.BASELINES_RUNS}`);
   }
-  const picked = tokens();
-  const onlyScale = picked !== null && picked.length === 1 && picked[0] === 'scale';
-  if (!onlyScale) referenceSection(repeat);
-  if (picked === null || picked.includes('scale')) scaleSection();
+  referenceSection(repeat);
   await Promise.resolve();
 }
 

@@ -72,16 +72,25 @@ export function solveTimed(
 /**
  * Runs the bench module `moduleUrl` (its `import.meta.url`) in a fresh child process with the
  * solver worker's V8 options, handing it `job` as JSON in the environment variable `envVar`; the
- * child prints its ChildResult as the last line of stdout. Returns it, or a one-line failure.
+ * child prints its ChildResult as the last line of stdout. Returns it, or a one-line failure. With
+ * `limitSeconds`, a child still running then is stopped and the failure says so.
  */
-export function spawnChild(moduleUrl: string, envVar: string, job: unknown): ChildResult | string {
+export function spawnChild(
+  moduleUrl: string,
+  envVar: string,
+  job: unknown,
+  limitSeconds?: number,
+): ChildResult | string {
   const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(moduleUrl)];
   const r = spawnSync(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, [envVar]: JSON.stringify(job) },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    ...(limitSeconds === undefined ? {} : { timeout: limitSeconds * 1000, killSignal: 'SIGKILL' }),
   });
+  if (limitSeconds !== undefined && r.signal === 'SIGKILL')
+    return `not finished in ${limitSeconds} s (stopped)`;
   if (r.status !== 0)
     return `failed (${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
