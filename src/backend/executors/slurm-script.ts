@@ -62,7 +62,11 @@ export const exitMarkerName = (index: number): string => `${index}.exit`;
  * offset, since Slurm's array ids stay below its MaxArraySize), its output and errors in
  * `<logDir>/<i>.out` and `<i>.err`; it runs argv `i`, writes the exit marker atomically (temp +
  * rename in `logDir`) and exits with the command's status, so Slurm and the marker agree. A task
- * killed by a signal (scancel, time limit) writes no marker.
+ * killed by a signal (scancel, time limit) writes no marker. Slurm signals the command and this
+ * shell one after the other, in either order: the shell traps TERM, INT and HUP (the trap runs once
+ * the command has ended) and, when the command's status says a signal (above 128), waits a second
+ * for its own before writing, so a cancelled task writes no marker whichever was signalled first;
+ * a command that exits above 128 by itself still gets its marker, a second later.
  */
 export function batchScript(tasks: readonly (readonly string[])[], logDir: string): string {
   if (tasks.length === 0) throw new Error('a job array needs at least one task');
@@ -82,8 +86,12 @@ export function batchScript(tasks: readonly (readonly string[])[], logDir: strin
     `  *) echo "no task $i in this array (0-${tasks.length - 1})" >&2; exit 2 ;;`,
     'esac',
     'exec >"$log/$i.out" 2>"$log/$i.err"',
+    'signalled=0',
+    "trap 'signalled=1' TERM INT HUP",
     '"${argv[@]}"',
     'rc=$?',
+    'if [ "$rc" -gt 128 ] && [ "$signalled" = 0 ]; then sleep 1; fi',
+    'if [ "$signalled" = 1 ]; then exit "$rc"; fi',
     'tmp="$log/.$i.exit.$$"',
     'printf \'%s %s\\n\' "$rc" "${SLURM_ARRAY_JOB_ID:-}" >"$tmp" && mv -f "$tmp" "$log/$i.exit"',
     'exit "$rc"',

@@ -125,6 +125,21 @@ describe('the batch script, run by bash', () => {
     expect(existsSync(join(dir, '3.exit'))).toBe(false);
   });
 
+  it('a task whose command dies by a signal before the shell gets its own writes no marker', () => {
+    const dir = join(TMP, 'signal');
+    mkdirSync(dir);
+    const script = join(dir, 'array.sh');
+    // Task 0: as scancel in the other order, the command is killed by TERM and the batch shell
+    // ($PPID of the inner bash) gets its TERM 0.2 s later. Task 1: a command that exits 130 by
+    // itself, no signal for the shell: its marker is written.
+    const killedFirst = ['bash', '-c', '(sleep 0.2; kill -TERM $PPID) & kill -TERM $$'];
+    writeFileSync(script, batchScript([killedFirst, ['bash', '-c', 'exit 130']], dir));
+    expect(runTask(script, 0, '21').status).toBe(143);
+    expect(existsSync(join(dir, '0.exit'))).toBe(false);
+    expect(runTask(script, 1, '21').status).toBe(130);
+    expect(readFileSync(join(dir, '1.exit'), 'utf8')).toBe('130 21\n');
+  });
+
   it('refuses what no argv can hold', () => {
     expect(() => shellQuote('a\0b')).toThrow(/NUL/);
     expect(() => batchScript([], TMP)).toThrow(/at least one task/);
