@@ -4,7 +4,7 @@
  * spectrum is the union of the components' spectra and each eigenvector of a component's
  * Laplacian, padded with zeros, is one of L. Two routes:
  * - one component: the block eigensolver on L for c + 1 pairs (relative tolerance 1e-12),
- *   warm-started from the previous F;
+ *   warm-started from the previous solve's whole block (or F);
  * - several components: component by component, each one's wanted values (densely by
  *   `symEigValues` up to DENSE_MAX samples, the accuracy of the reference's full decomposition;
  *   a larger one by the block eigensolver on its own block), the c + 1 smallest of their union,
@@ -88,26 +88,29 @@ function toDense(B: Csr): Mat {
 
 /**
  * The c + 1 smallest eigenvalues (ascending) of the Laplacian L (CSR, from `laplacianOf`) of a
- * symmetric S and the (n, c) eigenvectors of the c smallest; `nonnegative` says S ≥ 0.
+ * symmetric S and the (n, c) eigenvectors of the c smallest; `nonnegative` says S ≥ 0. `warm`
+ * starts the block eigensolver (at most its block's width of columns); `block` is its whole
+ * final block, the warm start for a solve on a nearby graph (null on the per-component route).
  */
 export function blockedBottomPairs(
   L: Csr,
   c: number,
   nonnegative: boolean,
   warm: Mat | null,
-): { values: Float64Array; F: Mat } {
+): { values: Float64Array; F: Mat; block: Mat | null } {
   const G = groups(L);
-  if (G.count > 1) return perComponent(L, G, c, nonnegative);
+  if (G.count > 1) return { ...perComponent(L, G, c, nonnegative), block: null };
   const r = blockEig(csrOp(L), c + 1, {
     which: 'smallest',
     tol: 1e-12,
+    keepBlock: true,
     ...(warm ? { X0: warm } : {}),
   });
   const F: Mat = { rows: L.rows, cols: c, data: new Float64Array(L.rows * c) };
   for (let i = 0; i < L.rows; i++) {
     for (let j = 0; j < c; j++) F.data[i * c + j] = r.vectors.data[i * (c + 1) + j]!;
   }
-  return { values: Float64Array.from(r.values), F };
+  return { values: Float64Array.from(r.values), F, block: r.block ?? null };
 }
 
 interface Candidate {

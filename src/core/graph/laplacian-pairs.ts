@@ -1,7 +1,7 @@
 /**
  * Sparse graph helpers (first written for MVGL, spec baselines-graph.md §2): the c + 1 smallest eigenpairs of a
  * graph Laplacian (dense full decomposition, or the block eigensolver warm-started from the last
- * F with the null space taken from the connected components), squared row distances of F on a
+ * solve's whole block with the null space taken from the connected components), squared row distances of F on a
  * support, and CSR sums / norms. Every graph here is (n, n) CSR with sorted column indices.
  */
 import { symEig } from '../linalg/kernels';
@@ -19,6 +19,11 @@ export interface Bottom {
   readonly F: Mat;
   /** Connected components of S counted on its positive entries (sparse path), else −1. */
   readonly components: number;
+  /**
+   * The start for the next solve on a nearby graph: the block eigensolver's whole final block
+   * where it ran (one component), else F.
+   */
+  readonly warm: Mat;
 }
 
 /** L = diag(S·1) − S as CSR (diagonal entries of S cancel and are dropped). */
@@ -73,7 +78,8 @@ function indicators(labels: Int32Array, c: number): Mat {
  * 'sparse': when S (nonnegative) has ≥ c + 1 components, its Laplacian has ≥ c + 1 exact zero
  * eigenvalues, so the values are 0 and F is the first c component indicators (no eigensolver);
  * otherwise by components (laplacian-blocks.ts): one component by the block eigensolver
- * (relative tolerance 1e-12) from `warm` (the previous F), several one block at a time.
+ * (relative tolerance 1e-12) from `warm` (the previous solve's `warm`: its whole block, or F),
+ * several one block at a time.
  */
 export function laplacianBottomPairs(
   S: Csr,
@@ -94,20 +100,17 @@ export function laplacianBottomPairs(
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < c; j++) F.data[i * c + j] = e.vectors.data[i * n + j]!;
     }
-    return { values: e.values.slice(0, c + 1), F, components: -1 };
+    return { values: e.values.slice(0, c + 1), F, components: -1, warm: F };
   }
   let nonnegative = true;
   for (let p = 0; p < S.data.length; p++) if (S.data[p]! < 0) nonnegative = false;
   const comp = connectedComponents(S);
   if (nonnegative && comp.count >= c + 1) {
-    return {
-      values: new Float64Array(c + 1),
-      F: indicators(comp.labels, c),
-      components: comp.count,
-    };
+    const F = indicators(comp.labels, c);
+    return { values: new Float64Array(c + 1), F, components: comp.count, warm: F };
   }
   const r = blockedBottomPairs(L, c, nonnegative, warm);
-  return { values: r.values, F: r.F, components: comp.count };
+  return { values: r.values, F: r.F, components: comp.count, warm: r.block ?? r.F };
 }
 
 /** Σ of the first m entries. */

@@ -39,7 +39,7 @@
  *   + O(n·b²) dense work (projection, QR, Rayleigh–Ritz) + O(b³).
  * Memory: 8 blocks of n×b, allocated once per solve. Small problems (n ≤ `denseBelow`, or a
  * block wider than n/2) are solved densely: A is formed column block by column block and
- * `symEig` decomposes it.
+ * `symEigSelect` takes its k wanted pairs.
  *
  * Files: this one validates, configures and runs the dense path and the outer loop of the
  * iterative one; blockeig-ritz.ts holds the buffers, spectrum bounds and Rayleigh–Ritz,
@@ -56,7 +56,7 @@ import {
   startBlock,
   widen,
 } from './blockeig-ritz';
-import { symEig } from './kernels';
+import { symEigSelect } from './kernels';
 import { view, type SymOp } from './linop';
 import { orthonormalise } from './orth';
 import type { Mat } from './types';
@@ -83,6 +83,12 @@ export interface BlockEigOptions {
   readonly denseBelow?: number;
   /** Called after each outer iteration (for progress and convergence traces). */
   readonly onIteration?: (step: BlockEigStep) => void;
+  /**
+   * Return the whole final block as `block` (the iterative path's b Ritz vectors, wanted first):
+   * as X0 of a solve on a nearby operator it starts the guard columns too, so the first filter
+   * is cut where the spectrum really continues rather than where random columns put it.
+   */
+  readonly keepBlock?: boolean;
 }
 
 /** What one outer iteration did. */
@@ -111,6 +117,11 @@ export interface BlockEigResult {
   readonly matvecs: number;
   /** Every residual met the tolerance. */
   readonly converged: boolean;
+  /**
+   * With `keepBlock`: the final block (n, b), its first k columns `vectors` (the dense path:
+   * `vectors` itself).
+   */
+  readonly block?: Mat;
 }
 
 export interface Config {
@@ -122,6 +133,7 @@ export interface Config {
   readonly maxIter: number;
   readonly maxDegree: number;
   readonly dense: boolean;
+  readonly keepBlock: boolean;
 }
 
 function configure(op: SymOp, k: number, o: BlockEigOptions): Config {
@@ -154,6 +166,7 @@ function configure(op: SymOp, k: number, o: BlockEigOptions): Config {
     maxIter: o.maxIter ?? 300,
     maxDegree: Math.max(MIN_DEGREE, o.maxDegree ?? 60),
     dense: n <= (o.denseBelow ?? 200) || 2 * b >= n,
+    keepBlock: o.keepBlock === true,
   };
 }
 
@@ -183,7 +196,10 @@ function signed(op: SymOp, s: 1 | -1): SymOp {
 // ---------------------------------------------------------------------------------------------
 // Dense path
 
-/** Forms s·A (n×n) column block by column block and decomposes it with `symEig`. O(n³). */
+/**
+ * Forms s·A (n×n) column block by column block and takes its k largest pairs with
+ * `symEigSelect` (few of many: bisection and inverse iteration after the reduction). O(n³).
+ */
 function denseSolve(A: SymOp, cfg: Config): BlockEigResult {
   const { n, k, sign } = cfg;
   const M = new Float64Array(n * n);
@@ -204,20 +220,23 @@ function denseSolve(A: SymOp, cfg: Config): BlockEigResult {
       M[i * n + j] = s;
       M[j * n + i] = s;
     }
-  const { values, vectors } = symEig({ rows: n, cols: n, data: M });
+  // The k largest of s·A (ascending from symEigSelect), most wanted first.
+  const { values, vectors } = symEigSelect({ rows: n, cols: n, data: M }, k, 'highest');
   const theta = new Float64Array(k);
   const X = new Float64Array(n * k);
   for (let j = 0; j < k; j++) {
-    const src = n - 1 - j; // descending eigenvalues of s·A
+    const src = k - 1 - j;
     theta[j] = values[src]!;
-    for (let i = 0; i < n; i++) X[i * k + j] = vectors.data[i * n + src]!;
+    for (let i = 0; i < n; i++) X[i * k + j] = vectors.data[i * k + src]!;
   }
   const AX = new Float64Array(n * k);
   A.apply(view(X, n, k), view(AX, n, k));
   const residualNorms = residuals(X, AX, theta, n, k, new Float64Array(k));
+  const out: Mat = { rows: n, cols: k, data: X };
   return {
     values: theta.map((t) => (sign === 1 ? t : 0 - t)),
-    vectors: { rows: n, cols: k, data: X },
+    vectors: out,
+    ...(cfg.keepBlock ? { block: out } : {}),
     residualNorms,
     iterations: 0,
     matvecs: n + k,
@@ -273,5 +292,6 @@ function chebyshevSolve(A: SymOp, cfg: Config, o: BlockEigOptions): BlockEigResu
     iterations,
     matvecs,
     converged: nc >= k,
+    ...(cfg.keepBlock ? { block: { rows: n, cols: b, data: w.X.slice(0, n * b) } } : {}),
   };
 }

@@ -58,6 +58,13 @@ export const LARGE_N = 128;
 const SELECT_FRACTION = 8;
 
 /**
+ * Order from which `symEigSelect` takes the large-n route below LARGE_N when few pairs are
+ * wanted (k·SELECT_FRACTION ≤ n): the reduction, then bisection and inverse iteration for the
+ * k pairs cost less than QL with vectors from here on.
+ */
+const SELECT_FROM_N = 64;
+
+/**
  * Symmetric eigendecomposition of A (n×n): A = V·diag(values)·Vᵀ, values ascending (ties keep
  * the order in which QL or the merges deliver them), eigenvectors in the columns of V (VᵀV = I;
  * signs: see the module comment). Works on the symmetric part ½(A + Aᵀ), so rounding-level
@@ -110,7 +117,9 @@ export function symEigSelect(A: Mat, k: number, which: 'lowest' | 'highest'): Sy
   if (!Number.isInteger(k) || k < 0 || k > n)
     throw new Error(`symEigSelect: k = ${k} is not an integer in 0..${n}`);
   const first = which === 'lowest' ? 0 : n - k;
-  if (n >= LARGE_N) return symEigLarge(A, 'symEigSelect', first, k);
+  if (n >= LARGE_N || (n >= SELECT_FROM_N && k * SELECT_FRACTION <= n)) {
+    return symEigLarge(A, 'symEigSelect', first, k);
+  }
   const { values, vectors } = symEig(A);
   const v = new Float64Array(n * k);
   for (let r = 0; r < n; r++) v.set(vectors.data.subarray(r * n + first, r * n + first + k), r * k);

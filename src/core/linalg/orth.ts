@@ -10,14 +10,21 @@
  *   contributes a unit vector orthogonal to the others, so Q is always orthonormal).
  *   ≈ 8na² flops in plain loops.
  *
- * `orthonormalise` tries Cholesky-QR2 and falls back to Householder when the scaled Gram
- * matrix is not numerically positive definite or its Cholesky factor shows cond > ~10⁵.
+ * `orthonormalise` tries Cholesky-QR2. When the scaled Gram matrix is not numerically positive
+ * definite or its Cholesky factor shows cond > ~10⁵, it runs shifted Cholesky-QR3 instead
+ * (Fukaya, Kannan, Nakatsukasa, Zhang & Yamamoto, SIAM J. Sci. Comput. 42(1), 2020): a first
+ * pass on G + s·I, s = 11·(na + a(a+1))·u·‖Y‖_F² (u the unit roundoff, ‖Y‖_F² = a after the
+ * scaling), brings cond below ~u^(−1/2), and Cholesky-QR2 finishes; ≈ 9na², in the kernels.
+ * Householder remains the fallback where a pass still fails (Y numerically rank deficient).
  */
 import { matmul, syrk } from './kernels';
 import type { Mat } from './types';
 
 /** Smallest acceptable pivot of the Cholesky factor of the unit-diagonal Gram matrix. */
 const MIN_PIVOT = 1e-5;
+
+/** Unit roundoff u = 2⁻⁵³. */
+const UNIT_ROUNDOFF = 2 ** -53;
 
 /**
  * In-place Cholesky G = RᵀR of a symmetric a×a matrix (row-major): the upper triangle of G
@@ -76,9 +83,10 @@ export function orthWork(amax: number): OrthWork {
 
 /**
  * One Cholesky-QR pass: Q (n×a) ← Y·D⁻¹·R⁻¹ where D = diag(‖y_j‖) and (YD⁻¹)ᵀ(YD⁻¹) = RᵀR.
- * Returns false (Q untouched) when the scaled Gram matrix is too close to singular.
+ * Returns false (Q untouched) when the scaled Gram matrix is too close to singular. `shifted`:
+ * R from (YD⁻¹)ᵀ(YD⁻¹) + s·I (see the module comment), any positive pivot accepted.
  */
-function cholQrPass(Y: Mat, Q: Mat, work: OrthWork): boolean {
+function cholQrPass(Y: Mat, Q: Mat, work: OrthWork, shifted = false): boolean {
   const a = Y.cols;
   const G: Mat = { rows: a, cols: a, data: work.G.subarray(0, a * a) };
   syrk(Y, G);
@@ -90,7 +98,13 @@ function cholQrPass(Y: Mat, Q: Mat, work: OrthWork): boolean {
     sc[j] = 1 / Math.sqrt(d);
   }
   for (let i = 0; i < a; i++) for (let j = 0; j < a; j++) g[i * a + j]! *= sc[i]! * sc[j]!;
-  if (cholesky(g, a) < MIN_PIVOT) return false;
+  if (shifted) {
+    const n = Y.rows;
+    const s = 11 * (n * a + a * (a + 1)) * UNIT_ROUNDOFF * a;
+    for (let j = 0; j < a; j++) g[j * a + j]! += s;
+  }
+  const pivot = cholesky(g, a);
+  if (shifted ? !(pivot > 0) : pivot < MIN_PIVOT) return false;
   invertUpper(g, a);
   // D⁻¹·R⁻¹: scale row i of R⁻¹ by 1/‖y_i‖.
   for (let i = 0; i < a; i++) for (let j = i; j < a; j++) g[i * a + j]! *= sc[i]!;
@@ -168,7 +182,18 @@ function applyReflector(
  */
 export function orthonormalise(Y: Mat, S: Mat, work: OrthWork): Mat {
   if (!cholQrPass(Y, S, work)) {
-    householderQr(Y, S, work); // Y untouched by the refused pass
+    // Y untouched by the refused pass. Shifted Cholesky-QR3: Y → S (shifted), S → Y, Y → S;
+    // where a pass refuses, the buffer last written spans Y and Householder finishes from it.
+    if (!cholQrPass(Y, S, work, true)) {
+      householderQr(Y, S, work);
+      return S;
+    }
+    if (!cholQrPass(S, Y, work)) {
+      householderQr(S, Y, work);
+      return Y;
+    }
+    if (cholQrPass(Y, S, work)) return S;
+    householderQr(Y, S, work);
     return S;
   }
   if (cholQrPass(S, Y, work)) return Y;

@@ -93,6 +93,8 @@ export function viewGraph(X: Mat, c: number, o: MvglOptions): { S: Csr; record: 
   const A0 = symmetrise(pknRows(nn, k));
   let bottom = laplacianBottomPairs(A0, c, o.eigensolver, null);
   let F = bottom.F;
+  // The next solve's start: the eigensolver's whole block for F where it has one.
+  let warm = bottom.warm;
   let lambda = 1;
   const tr: RankTrace = { lambda: [], actions: [], sc: [], sc1: [] };
   const proj = new Float64Array(k);
@@ -111,9 +113,9 @@ export function viewGraph(X: Mat, c: number, o: MvglOptions): { S: Csr; record: 
       b.endRow();
     }
     S = symmetrise(b.build());
-    const Fold = F;
-    bottom = laplacianBottomPairs(S, c, o.eigensolver, F);
-    F = bottom.F;
+    const [Fold, warmOld] = [F, warm];
+    bottom = laplacianBottomPairs(S, c, o.eigensolver, warm);
+    [F, warm] = [bottom.F, bottom.warm];
     const sc = head(bottom.values, c);
     const sc1 = head(bottom.values, c + 1);
     tr.lambda.push(lambda);
@@ -125,7 +127,7 @@ export function viewGraph(X: Mat, c: number, o: MvglOptions): { S: Csr; record: 
     } else if (sc1 < 1e-11) {
       tr.actions.push(1);
       lambda *= 2;
-      F = Fold;
+      [F, warm] = [Fold, warmOld];
     } else {
       tr.actions.push(0);
       break;
@@ -190,8 +192,8 @@ function globalGraph(
   S: Csr;
   A: Csr;
   F: Mat;
-  /** F of A10 (the step's first graph): the next pass's warm start for its first solve. */
-  F0: Mat;
+  /** The start from A10 (the step's first graph): the next pass's warm start for its first solve. */
+  warm0: Mat;
   labels: Int32Array;
   components: number;
   early: boolean;
@@ -210,7 +212,9 @@ function globalGraph(
   const A10 = symmetrise(A0);
   let bottom = laplacianBottomPairs(A10, c, o.eigensolver, warm);
   let F = bottom.F;
-  const F0 = F;
+  const warm0 = bottom.warm;
+  // The next solve's start: the eigensolver's whole block for F where it has one.
+  let next = warm0;
   const trace: RankTrace = { lambda: [], actions: [], sc: [], sc1: [] };
   if (head(bottom.values, c) < 1e-10) {
     const comp = connectedComponents(A10);
@@ -218,7 +222,7 @@ function globalGraph(
       S: A0,
       A: A10,
       F,
-      F0,
+      warm0,
       labels: comp.labels,
       components: comp.count,
       early: true,
@@ -247,9 +251,9 @@ function globalGraph(
     }
     S = b.build();
     A = symmetrise(S);
-    const Fold = F;
-    bottom = laplacianBottomPairs(A, c, o.eigensolver, F);
-    F = bottom.F;
+    const [Fold, nextOld] = [F, next];
+    bottom = laplacianBottomPairs(A, c, o.eigensolver, next);
+    [F, next] = [bottom.F, bottom.warm];
     const sc = head(bottom.values, c);
     const sc1 = head(bottom.values, c + 1);
     trace.lambda.push(lambda);
@@ -261,14 +265,14 @@ function globalGraph(
     } else if (sc1 < 1e-10) {
       trace.actions.push(-1);
       lambda /= 2;
-      F = Fold;
+      [F, next] = [Fold, nextOld];
     } else {
       trace.actions.push(0);
       break;
     }
   }
   const comp = connectedComponents(A);
-  return { S, A, F, F0, labels: comp.labels, components: comp.count, early: false, trace };
+  return { S, A, F, warm0, labels: comp.labels, components: comp.count, early: false, trace };
 }
 
 /**
@@ -422,7 +426,7 @@ export function* mvglIterate(
       converged = true;
       break;
     }
-    g = globalGraph(S0, c, o, g?.F0 ?? null);
+    g = globalGraph(S0, c, o, g?.warm0 ?? null);
     alpha = weights(g.S, Sv);
     S0 = combine(Sv, alpha);
     Jold = Jnew;
