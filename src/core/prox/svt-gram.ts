@@ -65,8 +65,8 @@ export function svtGramInto(B: Mat, tau: number, out: Mat, w: SvtGramWork): numb
     return 0;
   }
   if (kept === n) {
-    // The a-priori test passed, the result B − τ·B·V·diag(1/σ)·Vᵀ needs no check; otherwise the
-    // check after the fact decides.
+    // Where the a-priori test passes, the result B − τ·B·V·diag(1/σ)·Vᵀ needs no check; where
+    // it fails, the check after the fact decides.
     if (!aPriori(values, tau)) return polarForm(B, tau, out, w, values, vectors) ? n : -1;
     scaledGram(vectors, inverseRoots(values), w.P, w.G);
     matmul(B, w.G, out);

@@ -8,7 +8,7 @@ import {
   orthonormalise,
   orthWork,
 } from '../../../src/core/linalg/orth';
-import { matmul } from '../../../src/core/linalg/kernels';
+import { matmul, matmulTA, matmulTB } from '../../../src/core/linalg/kernels';
 import type { Mat } from '../../../src/core/linalg/types';
 import { prng } from '../../helpers/prng';
 import { mat, orthError, sinMaxAngle } from '../../helpers/linalg';
@@ -59,26 +59,13 @@ describe('orthonormalise', () => {
       const s = 10 ** ((-9 * j) / (a - 1));
       for (let i = 0; i < n; i++) U.data[i * a + j]! *= s;
     }
-    const Y = mat(n, a, new Float64Array(n * a));
-    for (let i = 0; i < n; i++)
-      for (let j = 0; j < a; j++) {
-        let t = 0;
-        for (let p = 0; p < a; p++) t += U.data[i * a + p]! * W.data[j * a + p]!;
-        Y.data[i * a + j] = t;
-      }
+    const Y = matmulTB(U, W);
     const Q = orthonormalise(mat(n, a, Y.data), mat(n, a, new Float64Array(n * a)), orthWork(a));
     expect(orthError(Q)).toBeLessThan(1e-14);
     // The subspace of a cond-1e9 block is itself defined to about u·cond.
     expect(spanError(Y, Q)).toBeLessThan(1e-6);
     // Y = Q·(QᵀY) to rounding relative to ‖Y‖ (≈ 1).
-    const C = mat(a, a, new Float64Array(a * a));
-    for (let p = 0; p < a; p++)
-      for (let q = 0; q < a; q++) {
-        let t = 0;
-        for (let i = 0; i < n; i++) t += Q.data[i * a + p]! * Y.data[i * a + q]!;
-        C.data[p * a + q] = t;
-      }
-    const back = matmul(Q, C);
+    const back = matmul(Q, matmulTA(Q, Y));
     let worst = 0;
     for (let p = 0; p < n * a; p++) worst = Math.max(worst, Math.abs(back.data[p]! - Y.data[p]!));
     expect(worst).toBeLessThan(1e-13);
