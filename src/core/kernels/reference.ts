@@ -1,18 +1,19 @@
 /**
  * The kernels of the MLRSSC reference code (`construct_kernel.m`, `opt_sigma.m`), by the same
  * arithmetic: squared distances by the expansion ‖x‖² + ‖y‖² − 2x·y, symmetrised by an
- * elementwise max with the transpose, diagonal zeroed, absolute value; the Gaussian
+ * elementwise max with the transpose, diagonal zeroed, absolute value (the Gram matrix x·y by
+ * the sparse product when the view is mostly zeros: the same sums in another order); the Gaussian
  * exp(−D / (2σ²)) symmetrised by max again. opt_sigma is the median of all n² Euclidean
  * distances (the zero diagonal included; a negative rounding gives 0).
  */
-import { linearKernel } from './gram';
+import { linearKernel, sparseGram } from './gram';
 import { medianInPlace } from '../linalg/median';
 import type { Mat } from '../linalg/types';
 
 /** (n, n) squared distances of the rows of X, as construct_kernel.m forms them. */
 export function referenceSquaredDistances(X: Mat): Mat {
   const n = X.rows;
-  const G = linearKernel(X);
+  const G = sparseGram(X) ?? linearKernel(X);
   const D = new Float64Array(n * n);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {

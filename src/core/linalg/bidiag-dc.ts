@@ -28,7 +28,7 @@ import { thinSvd } from './svd';
 
 const EPS = Number.EPSILON;
 /** Rows of the subproblems solved densely. */
-const LEAF = 24;
+const LEAF = 12;
 
 /**
  * Storage shared by the whole recursion, allocated once (fresh pages are costly to touch):

@@ -5,10 +5,10 @@
  * the superdiagonal by a right reflector G_j = I − τp_j·v_j·v_jᵀ (v_j stored in row j from
  * column j+2); Q = H₀···H_{n−1}, P = G₀···G_{n−2}.
  *
- * Blocking (dlabrd): a panel of NB columns and rows is reduced while the trailing matrix is left
- * as it was; the panel keeps X (m×NB) and Y (n×NB) with the trailing matrix's true value
+ * Blocking (dlabrd): a panel of PNB columns and rows is reduced while the trailing matrix is left
+ * as it was; the panel keeps X (m×PNB) and Y (n×PNB) with the trailing matrix's true value
  * A − U·Yᵀ − X·Vᵀ (U, V the panel's vectors), so each reduction step costs two matrix–vector
- * products with the trailing matrix (row-wise: contiguous) plus O((m+n)·NB) work, and the
+ * products with the trailing matrix (row-wise: contiguous) plus O((m+n)·PNB) work, and the
  * trailing matrix is updated once per panel by two GEMMs. ≈ 4mn² − 4n³/3 flops, half of them in
  * GEMM. `applyQ` / `applyP` form Q·X and P·X by compact WY blocks (householder.ts), all GEMM.
  */
@@ -16,8 +16,14 @@ import { gemmStrided } from './gemm';
 import { applyBlockLeft, blockReflectorT, blockWork, householder } from './householder';
 import { type GemvWorkspace, gemvWorkspace, trimSymvMemory } from './symv-kernel';
 
-/** Panel width. */
+/** Reflectors per block of `applyQ` / `applyP` (the inner dimension of their GEMMs). */
 const NB = 32;
+/**
+ * Panel width of the reduction. Each step of a panel costs O((m + n)·width) in the loops that
+ * bring its column and row up to date, against a trailing update whose GEMMs gain little from a
+ * wider panel at the orders the solvers use (a few hundred): a narrow panel is faster there.
+ */
+const PNB = 12;
 
 /** The reduced form: a holds the reflectors (see the module comment); d, e are B. */
 export interface Bidiag {
@@ -52,14 +58,14 @@ function reduce(a: Float64Array, m: number, n: number, ws: GemvWorkspace | null)
   const e = new Float64Array(Math.max(n - 1, 0));
   const tauq = new Float64Array(n);
   const taup = new Float64Array(n);
-  const x = new Float64Array(m * NB);
-  const y = new Float64Array(n * NB);
+  const x = new Float64Array(m * PNB);
+  const y = new Float64Array(n * PNB);
   const col = new Float64Array(m);
-  const tmp = new Float64Array(NB);
-  const vi = new Float64Array(NB);
+  const tmp = new Float64Array(PNB);
+  const vi = new Float64Array(PNB);
   const yc = ws ? ws.y : new Float64Array(n);
-  for (let j0 = 0; j0 < n; j0 += NB) {
-    const nb = Math.min(NB, n - j0);
+  for (let j0 = 0; j0 < n; j0 += PNB) {
+    const nb = Math.min(PNB, n - j0);
     panel(a, m, n, j0, nb, d, e, tauq, taup, x, y, col, tmp, vi, yc, ws);
     const r0 = j0 + nb;
     if (r0 < n) {
@@ -72,7 +78,7 @@ function reduce(a: Float64Array, m: number, n: number, ws: GemvWorkspace | null)
         -1,
         { data: a, offset: r0 * n + j0, ld: n },
         false,
-        { data: y, offset: r0 * NB, ld: NB },
+        { data: y, offset: r0 * PNB, ld: PNB },
         true,
         1,
         C,
@@ -82,7 +88,7 @@ function reduce(a: Float64Array, m: number, n: number, ws: GemvWorkspace | null)
         n - r0,
         nb,
         -1,
-        { data: x, offset: r0 * NB, ld: NB },
+        { data: x, offset: r0 * PNB, ld: PNB },
         false,
         { data: a, offset: j0 * n + r0, ld: n },
         false,
@@ -101,7 +107,7 @@ function reduce(a: Float64Array, m: number, n: number, ws: GemvWorkspace | null)
 /**
  * dlabrd for columns/rows j0 … j0+nb−1. On return the panel's reflectors are in a with unit
  * entries at a[j, j] and a[j, j+1] (restored to d, e by the caller after the trailing update),
- * and x, y (ld NB, rows indexed globally) hold X and Y.
+ * and x, y (ld PNB, rows indexed globally) hold X and Y.
  */
 function panel(
   a: Float64Array,
@@ -121,7 +127,7 @@ function panel(
   yc: Float64Array,
   ws: GemvWorkspace | null,
 ): void {
-  const L = NB;
+  const L = PNB;
   for (let l = 0; l < nb; l++) {
     const i = j0 + l;
     // Column i (rows i…m−1) brought up to date: −= U[:, 0:l]·Y[i, 0:l]ᵀ + X[:, 0:l]·V[0:l, i].
@@ -264,7 +270,7 @@ function panelAv(
   l: number,
   x: Float64Array,
 ): void {
-  const L = NB;
+  const L = PNB;
   const ri = i * n;
   let rr = i + 1;
   for (; rr + 1 < m; rr += 2) {

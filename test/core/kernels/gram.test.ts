@@ -10,8 +10,10 @@ import {
   kernelMatrix,
   linearKernel,
   polynomialKernel,
+  sparseGram,
 } from '../../../src/core/kernels/gram';
 import type { Mat } from '../../../src/core/linalg/types';
+import { createRng } from '../../../src/core/random';
 import { jsonMat, readFixture, relDiff, type JsonMat } from '../../helpers/json-fixture';
 
 interface Ref {
@@ -64,5 +66,31 @@ describe('kernels/gram', () => {
     expect(kernelMatrix(X, { type: 'linear' }).K.data).toEqual(linearKernel(X).data);
     const g = kernelMatrix(X, { type: 'gaussian', bandwidth: { rule: 'fixed', sigma: 1.3 } });
     expect(g.h).toBe(2 * 1.3 * 1.3);
+  });
+
+  it('sparseGram: a hand toy exactly, a 5 %-dense X as the dense product, null past 10 %', () => {
+    // Four non-zeros of 4 × 12: x_0 = e_0 + 2e_5, x_1 = 3e_5, x_2 = 0, x_3 = 4e_0.
+    const t = new Float64Array(48);
+    t[0] = 1;
+    t[5] = 2;
+    t[12 + 5] = 3;
+    t[36] = 4;
+    const toy: Mat = { rows: 4, cols: 12, data: t };
+    expect(Array.from(sparseGram(toy)!.data)).toEqual([
+      5, 6, 0, 4, 6, 9, 0, 0, 0, 0, 0, 0, 4, 0, 0, 16,
+    ]);
+    const rng = createRng(4);
+    const n = 60;
+    const d = 400;
+    const data = new Float64Array(n * d);
+    for (let i = 0; i < n * d; i++) if (rng.next() < 0.05) data[i] = rng.next() * 3 - 1;
+    const S: Mat = { rows: n, cols: d, data };
+    const G = sparseGram(S)!;
+    expect(G).not.toBeNull();
+    expect(relDiff(G, linearKernel(S))).toBeLessThanOrEqual(1e-14);
+    expectSymmetric(G);
+    expect(sparseGram(X)).toBeNull(); // the dense fixture
+    const dense = Float64Array.from(data, (x, i) => (x === 0 && i % 9 === 0 ? 1 : x));
+    expect(sparseGram({ rows: n, cols: d, data: dense })).toBeNull(); // ≈ 16 % non-zero
   });
 });

@@ -12,8 +12,41 @@
 import { matmul, matmulTA, matmulTB, qr, symEig, syrk } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
 
-/** Applies (K_v + 3μI)⁻¹ to B (n, n), into out (n, n). */
-export type KernelInverse = (v: number, mu: number, B: Mat, out: Mat) => void;
+/** What `kernelInverse` returns. */
+export interface KernelInverse {
+  /** Applies (K_v + 3μI)⁻¹ to B (n, n), into out (n, n). */
+  readonly apply: (v: number, mu: number, B: Mat, out: Mat) => void;
+  /**
+   * The first iteration's threshold (every iterate and multiplier zero, so its argument is
+   * A = (K_v + 3μI)⁻¹·K_v) from the kernel's eigenpairs: A = Q·diag(g)·Qᵀ with g = λ/(λ + 3μ),
+   * so A's singular values are |g| and SVT(A, τ) = Q·diag(sign(g)·max(|g| − τ, 0))·Qᵀ, one
+   * (n, r) product instead of an SVD. Returns null when the eigenpairs are gone or go when A
+   * is formed (the cached route), when the rounding of the computed A is not far below τ (FIRST_ACCURACY), or when
+   * some |g| lies within that rounding (times FIRST_MARGIN) of τ, so that the kept set is in
+   * doubt: the caller then runs the SVD on the computed A. Otherwise a function that writes
+   * SVT(A, τ) into out and the squared singular values into sq (n; zeros past the thin route's
+   * d) and returns the kept rank; it does not read A, so the plan can be made before A is.
+   */
+  readonly firstThreshold: (
+    v: number,
+    mu: number,
+    tau: number,
+  ) => ((out: Mat, sq: Float64Array) => number) | null;
+}
+
+/**
+ * Distance of a singular value from τ, in units of the computed A's rounding n·ε·κ(K + 3μI)·‖A‖
+ * (the reference's A, by a solve, carries as much), below which the closed form leaves the
+ * kept set to the SVD.
+ */
+const FIRST_MARGIN = 100;
+/**
+ * Largest rounding of the computed A, relative to τ, at which the closed form is used: the
+ * residual max|A − C1| (of order τ) then moves by at most this fraction whether C1 comes from
+ * A's own SVD or from the kernel's eigenpairs. A linear kernel of badly scaled features
+ * (κ(K + 3μI) ≈ 1e9 on MSRC-v1) fails it and keeps the SVD; a Gaussian kernel (κ < 2) passes.
+ */
+const FIRST_ACCURACY = 1e-9;
 
 interface ViewInverse {
   /** (n, q) orthonormal eigenvectors (q = n: full route; q = d: thin route); null once cached. */
@@ -60,7 +93,7 @@ export function kernelInverse(
   });
   const dmax = Math.max(...views.map((w) => (w.thin ? w.Q!.cols : n)));
   const T: Mat = { rows: dmax, cols: n, data: new Float64Array(dmax * n) };
-  return (v, mu, B, out) => {
+  const apply = (v: number, mu: number, B: Mat, out: Mat): void => {
     const w = views[v]!;
     const c = 3 * mu;
     if (w.cached && w.c === c) {
@@ -95,4 +128,55 @@ export function kernelInverse(
       for (let i = 0; i < n * n; i++) o[i]! += b[i]! * ic;
     }
   };
+  const firstThreshold: KernelInverse['firstThreshold'] = (v, mu, tau) => {
+    const w = views[v]!;
+    const Q = w.Q;
+    // Forming A on the cached route (μ already final) scales Q in place and drops it.
+    if (!Q || (!w.thin && final(mu))) return null;
+    const q = Q.cols;
+    const c = 3 * mu;
+    const g = new Float64Array(q);
+    let gmax = 0;
+    let lmax = 0;
+    for (let i = 0; i < q; i++) {
+      const l = w.lambda[i]!;
+      g[i] = l / (l + c);
+      gmax = Math.max(gmax, Math.abs(g[i]!));
+      lmax = Math.max(lmax, Math.abs(l));
+    }
+    // The computed A carries about n·ε·κ·‖A‖ of rounding (κ = κ(K + 3μI)).
+    const rounding = n * Number.EPSILON * gmax * ((lmax + c) / c);
+    if (!(rounding <= FIRST_ACCURACY * tau)) return null;
+    const kept: number[] = [];
+    for (let i = 0; i < q; i++) {
+      const d = Math.abs(g[i]!) - tau;
+      if (Math.abs(d) <= FIRST_MARGIN * rounding) return null;
+      if (d > 0) kept.push(i);
+    }
+    return (out, sq) => {
+      sq.fill(0, 0, n);
+      for (let i = 0; i < q; i++) sq[i] = g[i]! * g[i]!;
+      const r = kept.length;
+      if (r === 0) {
+        out.data.fill(0, 0, n * n);
+        return 0;
+      }
+      // SVT(A, τ) = Y·Zᵀ, Z (n, r) the kept eigenvectors, Y = Z·diag(sign(g)·(|g| − τ)).
+      const Y: Mat = { rows: n, cols: r, data: new Float64Array(n * r) };
+      const Z: Mat = { rows: n, cols: r, data: new Float64Array(n * r) };
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < r; j++) {
+          const k = kept[j]!;
+          const z = Q.data[i * q + k]!;
+          const gk = g[k]!;
+          Z.data[i * r + j] = z;
+          Y.data[i * r + j] = z * (gk > 0 ? gk - tau : gk + tau);
+        }
+      }
+      matmulTB(Y, Z, out);
+      return r;
+    };
+  };
+
+  return { apply, firstThreshold };
 }

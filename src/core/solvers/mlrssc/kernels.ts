@@ -5,7 +5,7 @@
  * KERNELS_THREADS_FROM_N samples, the threads claim them from a shared counter, the widest
  * first; each kernel is the same bits whichever thread forms it.
  */
-import { linearKernel, polynomialKernel } from '../../kernels/gram';
+import { linearKernel, polynomialKernel, sparseGram } from '../../kernels/gram';
 import {
   gaussianFromDistances,
   optSigma,
@@ -54,7 +54,7 @@ export function kernelsTask(input: KernelsTaskInput): [number, ViewKernel][] {
   const k = input.choice;
   return claimEach(input, (v): ViewKernel => {
     const x = input.views[v]!;
-    if (k.kernel === 'linear') return { K: linearKernel(x), sigma: NaN, opt: NaN };
+    if (k.kernel === 'linear') return { K: sparseGram(x) ?? linearKernel(x), sigma: NaN, opt: NaN };
     if (k.kernel === 'polynomial') {
       return { K: polynomialKernel(x, undefined, k.degree, 1, 0), sigma: NaN, opt: NaN };
     }

@@ -8,7 +8,8 @@
  * 'fast' (default): (K + 3μI)⁻¹ from one eigendecomposition of each K per solve, two GEMMs per
  * application and one once μ is final, or the thin (Woodbury) route when K = X·Xᵀ with d ≤ n/2
  * (inverse.ts); the singular-value threshold through the eigendecomposition of BᵀB where its
- * accuracy test allows, else the Golub–Kahan SVD (prox/svt-gram.ts); with a helper thread, the
+ * accuracy test allows, else the Golub–Kahan SVD (prox/svt-gram.ts), and in the first iteration
+ * from the kernels' eigenpairs where their accuracy allows (inverse.ts); with a helper thread, the
  * views' thresholds two at a time (the views of an iteration are independent until the
  * centroid; the same bits as on one thread); the pairwise sum over the other views from a
  * running prefix (no copy of the C2); buffers allocated once per solve (footprint.ts counts them).
@@ -233,7 +234,7 @@ function* mlrsscFast(
     for (let i = 0; i < nn; i++) {
       b[i] = k[i]! + mu * c2[i]! - l2[i]! + mu * c1[i]! - l3[i]! + mu * c3[i]! - l4[i]!;
     }
-    inverse(v, mu, B, spare[slot]!);
+    inverse.apply(v, mu, B, spare[slot]!);
     Aprev[slot] = A[v]!;
     A[v] = spare[slot]!;
     const a = A[v]!.data;
@@ -288,8 +289,18 @@ function* mlrsscFast(
       // tests compare at 1e-9 (KMLRSSC on 3Sources: 1e-7 at iteration 7); the SVD keeps those
       // at its own accuracy.
       const final = mu >= o.maxMu || o.rho <= 1;
+      // The first iteration's thresholds from the kernels' eigenpairs where they allow
+      // (inverse.ts), planned before any view is prepared; the others as in later iterations.
+      const first = t === 1 ? K.map((_, v) => inverse.firstThreshold(v, mu, tau)) : null;
       for (let v = 0; v < V;) {
-        if (pool && X0 && v + 1 < V) {
+        const closed = first?.[v];
+        if (closed) {
+          prepare(v, 0, B);
+          const rank = closed(C1[v]!, sv);
+          const tryNext = work !== null && gramVerdict(sv, nextTau, n) >= 0;
+          finish(v, 0, { rank, svd: false, tryGram: tryNext }, res);
+          v += 1;
+        } else if (pool && X0 && v + 1 < V && !first?.[v + 1]) {
           // Views v (the helper's, argument in X0, started as soon as it is ready) and v + 1
           // (this thread's, argument in B, finished while the helper may still work).
           prepare(v, 0, X0);
