@@ -193,12 +193,17 @@ function trailingUpdate(
   }
 }
 
-/** Reflectors per block of the back-transformation (its GEMMs' inner dimension). */
-const NB_Q = 128;
+/**
+ * Reflectors per block of the back-transformation (its GEMMs' inner dimension) for an order-n
+ * reduction: forming a block's triangular factor T costs about nb·n² flops in all, against the
+ * 2n²·cols of the GEMMs, so a wide block pays only from several hundred rows on, where the
+ * GEMMs gain from the deeper inner dimension.
+ */
+const nbQ = (n: number): number => (n <= 512 ? 32 : 128);
 
 /**
  * z (n×cols, row-major) ← Q·z with Q = H₀·H₁···H_{n−3} from the reflectors in `a` and `tau`
- * (dormtr): blocks of NB_Q reflectors, the last block first, each applied from the left as
+ * (dormtr): blocks of nbQ(n) reflectors, the last block first, each applied from the left as
  * I − Y·T·Yᵀ (compact WY) to rows k0+1..n−1 of z by three GEMMs. 2n²·cols flops.
  */
 export function backTransform(
@@ -209,12 +214,13 @@ export function backTransform(
   cols: number,
 ): void {
   if (n < 3 || cols === 0) return;
-  const yt = new Float64Array(NB_Q * n);
-  const t = new Float64Array(NB_Q * NB_Q);
-  const work = blockWork(NB_Q, Math.max(n, cols));
+  const width = nbQ(n);
+  const yt = new Float64Array(width * n);
+  const t = new Float64Array(width * width);
+  const work = blockWork(width, Math.max(n, cols));
   const last = n - 2; // reflectors 0..n−3 act; H_{n−2} has length 1 (τ = 0)
   for (let k1 = last; k1 > 0;) {
-    const k0 = Math.max(0, k1 - NB_Q);
+    const k0 = Math.max(0, k1 - width);
     const nb = k1 - k0;
     const s = n - k0 - 1;
     yt.fill(0, 0, nb * s);
