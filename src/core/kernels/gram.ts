@@ -13,6 +13,7 @@
  * far fewer operations, for the callers that ask for it.
  */
 import { matmulTB, syrk, transposeInto } from '../linalg/kernels';
+import { csrFromDense, transposeCsr } from '../linalg/sparse';
 import type { Mat } from '../linalg/types';
 import { resolveBandwidth, type Bandwidth } from './bandwidth';
 import { squaredDistances } from './distances';
@@ -58,22 +59,8 @@ export function sparseGram(X: Mat): Mat | null {
   let nnz = 0;
   for (let i = 0; i < n * d; i++) if (x[i] !== 0) nnz++;
   if (nnz > SPARSE_GRAM_DENSITY * n * d) return null;
-  const start = new Int32Array(d + 1);
-  for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) if (x[i * d + k] !== 0) start[k + 1]!++;
-  for (let k = 0; k < d; k++) start[k + 1]! += start[k]!;
-  const next = start.slice(0, d);
-  const row = new Int32Array(nnz);
-  const val = new Float64Array(nnz);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < d; k++) {
-      const v = x[i * d + k]!;
-      if (v !== 0) {
-        const p = next[k]!++;
-        row[p] = i;
-        val[p] = v;
-      }
-    }
-  }
+  // Xᵀ as CSR: the column lists of X, rows ascending within each.
+  const { indptr: start, indices: row, data: val } = transposeCsr(csrFromDense(X));
   const g = new Float64Array(n * n);
   for (let k = 0; k < d; k++) {
     const end = start[k + 1]!;
