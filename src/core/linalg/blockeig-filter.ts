@@ -5,7 +5,7 @@
  */
 import type { Config } from './blockeig';
 import { rayleighRitz, type Bounds, type Work } from './blockeig-ritz';
-import { matmul, matmulTA } from './kernels';
+import { gemmPacked, matmul, matmulTA, packLhs, type PackedLhs } from './kernels';
 import { view, type SymOp } from './linop';
 import { orthonormalise } from './orth';
 import type { Mat } from './types';
@@ -162,12 +162,15 @@ function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPl
   let prev = view(w.F[0], n, a);
   let cur = view(w.F[1], n, a);
   let next = view(w.F[2], n, a);
-  applyShifted(A, prev, cur, plan, w, XC);
+  // X_c and X_cᵀ packed once for the deflation's 2·degree products (the same bits as
+  // matmul/matmulTA, which would pack them again every time).
+  const defl = plan.deflate ? { XCt: packLhs(XC, true), XC: packLhs(XC) } : null;
+  applyShifted(A, prev, cur, plan, w, defl);
   combine(cur.data, prev.data, null, c, sigma1 / e, 0);
   let sigma = sigma1;
   for (let j = 2; j <= degree; j++) {
     const sigmaNext = 1 / (tau - sigma);
-    applyShifted(A, cur, next, plan, w, XC);
+    applyShifted(A, cur, next, plan, w, defl);
     combine(next.data, cur.data, prev.data, c, (2 * sigmaNext) / e, sigma * sigmaNext);
     [prev, cur, next] = [cur, next, prev];
     sigma = sigmaNext;
@@ -175,19 +178,26 @@ function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPl
   return cur;
 }
 
-/** out ← A·Y, minus the deflation term X_c·diag(θ_c − c)·(X_cᵀ·Y) when planned. */
-function applyShifted(A: SymOp, Y: Mat, out: Mat, plan: FilterPlan, w: Work, XC: Mat): void {
+/** out ← A·Y, minus the deflation term X_c·diag(θ_c − c)·(X_cᵀ·Y) when planned (`defl`). */
+function applyShifted(
+  A: SymOp,
+  Y: Mat,
+  out: Mat,
+  plan: FilterPlan,
+  w: Work,
+  defl: { readonly XCt: PackedLhs; readonly XC: PackedLhs } | null,
+): void {
   A.apply(Y, out);
-  if (!plan.deflate) return;
-  const nc = XC.cols;
+  if (!defl) return;
+  const nc = defl.XC.k;
   const C = view(w.C, nc, Y.cols);
-  matmulTA(XC, Y, C);
+  gemmPacked(defl.XCt, Y, C);
   for (let i = 0; i < nc; i++) {
     const s = w.theta[i]! - plan.c;
     for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
   }
   const T = view(w.Q, Y.rows, Y.cols);
-  matmul(XC, C, T);
+  gemmPacked(defl.XC, C, T);
   const o = out.data;
   const t = T.data;
   for (let i = 0; i < o.length; i++) o[i]! -= t[i]!;

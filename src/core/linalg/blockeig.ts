@@ -180,9 +180,13 @@ export function blockEig(op: SymOp, k: number, options: BlockEigOptions = {}): B
   return cfg.dense ? denseSolve(A, cfg) : chebyshevSolve(A, cfg, options);
 }
 
-/** s·A as an operator (s = ±1), so 'smallest' of A is 'largest' of −A. */
+/**
+ * s·A as an operator (s = ±1), so 'smallest' of A is 'largest' of −A: the operator's own −A
+ * where it has one (`negated`), else each product negated.
+ */
 function signed(op: SymOp, s: 1 | -1): SymOp {
   if (s === 1) return op;
+  if (op.negated) return op.negated();
   return {
     n: op.n,
     apply(X, Y) {

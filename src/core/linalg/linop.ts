@@ -18,6 +18,11 @@ import type { Csr, Mat } from './types';
 export interface SymOp {
   readonly n: number;
   apply(X: Mat, Y: Mat): void;
+  /**
+   * −A, where the operator can form it once (its products are then exactly the negations of
+   * A's, with no pass over Y): what the block eigensolver runs on for the smallest eigenvalues.
+   */
+  negated?(): SymOp;
 }
 
 function checkBlock(n: number, X: Mat, Y: Mat, what: string): void {
@@ -66,6 +71,9 @@ export function csrOp(S: Csr): SymOp {
       checkBlock(n, X, Y, 'csrOp');
       csrTimesBlock(S, X.data, Y.data, X.cols);
     },
+    // −S stored (one copy of S's values): each product is the negation of S's to the bit, as
+    // negating every term of a sum negates its rounded value.
+    negated: () => csrOp({ ...S, data: S.data.map((x) => -x) }),
   };
 }
 

@@ -98,18 +98,20 @@ export function viewGraph(X: Mat, c: number, o: MvglOptions): { S: Csr; record: 
   let lambda = 1;
   const tr: RankTrace = { lambda: [], actions: [], sc: [], sc1: [] };
   const proj = new Float64Array(k);
-  const cols = new Int32Array(k);
+  // Each row's neighbours in ascending column order (the CSR's), fixed for all iterations.
+  const order = sortedNeighbours(nn.indices, n, nn.k, k);
   let S = A0;
   for (let it = 0; it < o.innerIterations; it++) {
     const b = new CsrBuilder(n, n * k);
     for (let i = 0; i < n; i++) {
       for (let r = 0; r < k; r++) {
-        const j = nn.indices[i * nn.k + r]!;
-        cols[r] = j;
-        proj[r] = -rowDistance(F, i, j) / (2 * lambda);
+        proj[r] = -rowDistance(F, i, nn.indices[i * nn.k + r]!) / (2 * lambda);
       }
       projectSimplexNewtonAt(proj, 0, k, proj, 0);
-      pushSorted(b, cols, proj, k);
+      for (let q = 0; q < k; q++) {
+        const r = order[i * k + q]!;
+        b.push(nn.indices[i * nn.k + r]!, proj[r]!);
+      }
       b.endRow();
     }
     S = symmetrise(b.build());
@@ -176,10 +178,19 @@ export function viewGraphs(
   );
 }
 
-/** Pushes the m (column, value) pairs of a row in ascending column order. */
-function pushSorted(b: CsrBuilder, cols: Int32Array, vals: Float64Array, m: number): void {
-  const order = Array.from({ length: m }, (_, r) => r).sort((x, y) => cols[x]! - cols[y]!);
-  for (const r of order) b.push(cols[r]!, vals[r]!);
+/**
+ * Per row of the neighbour lists (`stride` entries per row, the first k used), the positions
+ * 0 … k − 1 in ascending column order: (n, k).
+ */
+function sortedNeighbours(indices: Int32Array, n: number, stride: number, k: number): Int32Array {
+  const order = new Int32Array(n * k);
+  const row = Array.from({ length: k }, (_, r) => r);
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r < k; r++) row[r] = r;
+    row.sort((x, y) => indices[i * stride + x]! - indices[i * stride + y]!);
+    for (let r = 0; r < k; r++) order[i * k + r] = row[r]!;
+  }
+  return order;
 }
 
 /** Stage 2's global step from S0: the unsymmetrised S, its symmetric A, labels and F. */
@@ -289,6 +300,67 @@ function solveOnes(C: Mat, ones: Mat, w: Mat): boolean {
   }
 }
 
+/** Systems up to this order are solved by `solveOnesSmall` (lu.ts factors them in one leaf). */
+const SMALL_V = 32;
+
+/**
+ * `solveOnes` for V ≤ SMALL_V without allocating: the same arithmetic as luFactor's leaf loop
+ * (largest pivot, ties keep the topmost row; multipliers times the pivot's reciprocal; zero
+ * multipliers skip their row) and luSolve's two substitutions (ascending terms, zero
+ * coefficients skipped, then times the diagonal's reciprocal), so the same bits. P·1 = 1, so
+ * the right-hand side needs no permutation. `a` (V², scratch) is overwritten with the factors.
+ */
+export function solveOnesSmall(
+  C: Float64Array,
+  V: number,
+  a: Float64Array,
+  w: Float64Array,
+): boolean {
+  a.set(C.subarray(0, V * V));
+  for (let k = 0; k < V; k++) {
+    let p = k;
+    let big = Math.abs(a[k * V + k]!);
+    for (let i = k + 1; i < V; i++) {
+      const v = Math.abs(a[i * V + k]!);
+      if (v > big) {
+        big = v;
+        p = i;
+      }
+    }
+    if (!(big > 0)) return false;
+    if (p !== k) {
+      for (let j = 0; j < V; j++) {
+        const t = a[k * V + j]!;
+        a[k * V + j] = a[p * V + j]!;
+        a[p * V + j] = t;
+      }
+    }
+    const inv = 1 / a[k * V + k]!;
+    for (let i = k + 1; i < V; i++) {
+      const l = (a[i * V + k]! *= inv);
+      if (l === 0) continue;
+      for (let j = k + 1; j < V; j++) a[i * V + j]! -= l * a[k * V + j]!;
+    }
+  }
+  for (let i = 0; i < V; i++) {
+    let v = 1;
+    for (let q = 0; q < i; q++) {
+      const u = a[i * V + q]!;
+      if (u !== 0) v -= u * w[q]!;
+    }
+    w[i] = v;
+  }
+  for (let i = V - 1; i >= 0; i--) {
+    let v = w[i]!;
+    for (let q = i + 1; q < V; q++) {
+      const u = a[i * V + q]!;
+      if (u !== 0) v -= u * w[q]!;
+    }
+    w[i] = v * (1 / a[i * V + i]!);
+  }
+  return true;
+}
+
 /** Updata_w: α (V, n), column j from the columns j of S and of every S_v (symmetric). */
 function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
   const n = S.rows;
@@ -304,9 +376,14 @@ function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
   const wm: Mat = { rows: V, cols: 1, data: new Float64Array(V) };
   const w = wm.data;
   const z = new Float64Array(V);
+  const lu = new Float64Array(V * V);
+  const graphs = [...Sv, St];
   for (let j = 0; j < n; j++) {
     let m = 0;
-    const scatter = (G: Csr, slot: number): void => {
+    // S's column first, then each view's: the order in which samples join `list`.
+    for (let g = 0; g <= V; g++) {
+      const slot = g === 0 ? V : g - 1;
+      const G = graphs[slot]!;
       for (let p = G.indptr[j]!; p < G.indptr[j + 1]!; p++) {
         const i = G.indices[p]!;
         buf[slot * n + i] = G.data[p]!;
@@ -315,9 +392,7 @@ function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
           list[m++] = i;
         }
       }
-    };
-    scatter(St, V);
-    Sv.forEach((G, v) => scatter(G, v));
+    }
     C.fill(0);
     for (let r = 0; r < m; r++) {
       const i = list[r]!;
@@ -330,7 +405,8 @@ function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
     for (let a = 0; a < V; a++) C[a * V + a]! += EPS * trace;
     // Where S's column equals every view's (Z = 0) the reference's system is 0·w = 1 and its α
     // is NaN; the weights are then undefined and we take them uniform (a departure: README).
-    const solved = trace > 0 && solveOnes(Cm, ones, wm);
+    const solved =
+      trace > 0 && (V <= SMALL_V ? solveOnesSmall(C, V, lu, w) : solveOnes(Cm, ones, wm));
     let sw = 0;
     for (let v = 0; v < V; v++) sw += w[v]!;
     const ok = solved && Number.isFinite(sw) && sw !== 0;
