@@ -109,3 +109,25 @@ export function maxRelDiff(a: ArrayLike<number>, b: ArrayLike<number>, scale?: n
   }
   return m;
 }
+
+/** (n, n) CSR from per-row maps column → value (each row sorted by column here). */
+export function csrFromRowMaps(rows: readonly Map<number, number>[]): Csr {
+  const n = rows.length;
+  const indptr = new Int32Array(n + 1);
+  const indices: number[] = [];
+  const data: number[] = [];
+  rows.forEach((m, i) => {
+    for (const [j, v] of [...m].sort((a, b) => a[0] - b[0])) {
+      indices.push(j);
+      data.push(v);
+    }
+    indptr[i + 1] = indices.length;
+  });
+  return {
+    rows: n,
+    cols: n,
+    indptr,
+    indices: Int32Array.from(indices),
+    data: Float64Array.from(data),
+  };
+}

@@ -6,6 +6,7 @@
 import type { Config } from './blockeig';
 import { rayleighRitz, type Bounds, type Work } from './blockeig-ritz';
 import { gemmPacked, matmul, matmulTA, packLhs, type PackedLhs } from './kernels';
+import type { CsrFilter } from './csr-kernel';
 import { view, type SymOp } from './linop';
 import { orthonormalise } from './orth';
 import type { Mat } from './types';
@@ -162,6 +163,8 @@ function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPl
   let prev = view(w.F[0], n, a);
   let cur = view(w.F[1], n, a);
   let next = view(w.F[2], n, a);
+  const session = A.filter?.(prev.data, a) ?? null;
+  if (session) return filterInKernel(session, w, n, a, plan, XC, cur);
   // X_c and X_cᵀ packed once for the deflation's 2·degree products (the same bits as
   // matmul/matmulTA, which would pack them again every time).
   const defl = plan.deflate ? { XCt: packLhs(XC, true), XC: packLhs(XC) } : null;
@@ -178,6 +181,74 @@ function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPl
   return cur;
 }
 
+/**
+ * The same filter with its blocks in the operator's kernel (`CsrFilter`): each step is one pass
+ * of the kernel, and only the deflation's products (from the current block, in the kernel's row
+ * order) run outside it. Same recurrence and coefficients; the same bits as the loop above
+ * except, in a band-ordered S with deflation, the order of the deflation's sums over rows.
+ * The result is written to `out` (one of w.F).
+ */
+function filterInKernel(
+  session: CsrFilter,
+  w: Work,
+  n: number,
+  a: number,
+  plan: FilterPlan,
+  XC: Mat,
+  out: Mat,
+): Mat {
+  const { c, e, degree } = plan;
+  const sigma1 = e / (plan.top - c);
+  const tau = 2 / sigma1;
+  let defl: { readonly XCt: PackedLhs; readonly XC: PackedLhs } | null = null;
+  if (plan.deflate) {
+    let X = XC;
+    if (session.permuted) {
+      X = { rows: n, cols: XC.cols, data: new Float64Array(n * XC.cols) };
+      session.toStored(XC.data, XC.cols, X.data);
+    }
+    defl = { XCt: packLhs(X, true), XC: packLhs(X) };
+  }
+  const term = (): boolean => {
+    if (!defl) return false;
+    deflationTerm(
+      { rows: n, cols: a, data: session.current() },
+      { rows: n, cols: a, data: session.term() },
+      plan,
+      w,
+      defl,
+    );
+    return true;
+  };
+  session.step(c, sigma1 / e, 0, false, term());
+  let sigma = sigma1;
+  for (let j = 2; j <= degree; j++) {
+    const sigmaNext = 1 / (tau - sigma);
+    session.step(c, (2 * sigmaNext) / e, sigma * sigmaNext, true, term());
+    sigma = sigmaNext;
+  }
+  session.finish(out.data);
+  return out;
+}
+
+/** T ← X_c·diag(θ_c − c)·(X_cᵀ·Y): the deflation term of `applyShifted`. */
+function deflationTerm(
+  Y: Mat,
+  T: Mat,
+  plan: FilterPlan,
+  w: Work,
+  defl: { readonly XCt: PackedLhs; readonly XC: PackedLhs },
+): void {
+  const nc = defl.XC.k;
+  const C = view(w.C, nc, Y.cols);
+  gemmPacked(defl.XCt, Y, C);
+  for (let i = 0; i < nc; i++) {
+    const s = w.theta[i]! - plan.c;
+    for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
+  }
+  gemmPacked(defl.XC, C, T);
+}
+
 /** out ← A·Y, minus the deflation term X_c·diag(θ_c − c)·(X_cᵀ·Y) when planned (`defl`). */
 function applyShifted(
   A: SymOp,
@@ -189,15 +260,8 @@ function applyShifted(
 ): void {
   A.apply(Y, out);
   if (!defl) return;
-  const nc = defl.XC.k;
-  const C = view(w.C, nc, Y.cols);
-  gemmPacked(defl.XCt, Y, C);
-  for (let i = 0; i < nc; i++) {
-    const s = w.theta[i]! - plan.c;
-    for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
-  }
   const T = view(w.Q, Y.rows, Y.cols);
-  gemmPacked(defl.XC, C, T);
+  deflationTerm(Y, T, plan, w, defl);
   const o = out.data;
   const t = T.data;
   for (let i = 0; i < o.length; i++) o[i]! -= t[i]!;

@@ -27,6 +27,7 @@ export type CsrBackend = 'wasm' | 'ts';
 
 interface CsrWasm {
   readonly spmm: (...args: number[]) => void;
+  readonly cheb: (...args: number[]) => void;
   readonly rows: (...args: number[]) => void;
   readonly memory: WasmMemory;
   /** The S whose arrays lie at the start of the memory, and the byte offsets of its parts. */
@@ -69,11 +70,18 @@ function instantiate(): CsrWasm | null {
   try {
     if (!api || !api.validate(CSR_WASM)) return null;
     const inst = new api.Instance(new api.Module(CSR_WASM), {});
-    const { spmm, rows } = inst.exports;
+    const { spmm, rows, cheb } = inst.exports;
     const memory = inst.exports.memory as CsrWasm['memory'] | undefined;
-    if (typeof spmm !== 'function' || typeof rows !== 'function' || !memory) return null;
+    if (
+      typeof spmm !== 'function' ||
+      typeof rows !== 'function' ||
+      typeof cheb !== 'function' ||
+      !memory
+    )
+      return null;
     return {
       spmm: spmm as CsrWasm['spmm'],
+      cheb: cheb as CsrWasm['cheb'],
       rows: rows as CsrWasm['rows'],
       memory,
       last: null,
@@ -148,29 +156,33 @@ function prepared(S: Csr): Stored {
   return st;
 }
 
+/** Puts S (its stored form) at the start of the module's memory unless it is there already. */
+function load(w: CsrWasm, S: Csr): void {
+  if (w.last === S) return;
+  const nnz = S.indptr[S.rows]!;
+  const prep = prepared(S);
+  const pp = 0;
+  const pi = align8(4 * (S.rows + 1));
+  const pv = align8(pi + 4 * nnz);
+  const pq = pv + 8 * nnz;
+  const end = align8(pq + (prep.perm ? 4 * S.rows : 0));
+  if (reserve(w, end)) {
+    const buf = w.memory.buffer;
+    if (prep.perm) new Int32Array(buf, pq, S.rows).set(prep.perm);
+    new Int32Array(buf, pp, S.rows + 1).set(prep.indptr.subarray(0, S.rows + 1));
+    new Int32Array(buf, pi, nnz).set(prep.indices.subarray(0, nnz));
+    new Float64Array(buf, pv, nnz).set(prep.values.subarray(0, nnz));
+    Object.assign(w, { last: S, perm: prep.perm, pq, pp, pi, pv, end });
+  } else {
+    w.last = null;
+  }
+}
+
 /** y ← S·x (x: S.cols × b, y: S.rows × b, row-major; y is overwritten, never read). */
 export function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: number): void {
   const w = kernel();
   if (w && b > 0 && S.rows > 0) {
-    const nnz = S.indptr[S.rows]!;
-    if (w.last !== S) {
-      const prep = prepared(S);
-      const pp = 0;
-      const pi = align8(4 * (S.rows + 1));
-      const pv = align8(pi + 4 * nnz);
-      const pq = pv + 8 * nnz;
-      const end = align8(pq + (prep.perm ? 4 * S.rows : 0));
-      if (reserve(w, end)) {
-        const buf = w.memory.buffer;
-        if (prep.perm) new Int32Array(buf, pq, S.rows).set(prep.perm);
-        new Int32Array(buf, pp, S.rows + 1).set(prep.indptr.subarray(0, S.rows + 1));
-        new Int32Array(buf, pi, nnz).set(prep.indices.subarray(0, nnz));
-        new Float64Array(buf, pv, nnz).set(prep.values.subarray(0, nnz));
-        Object.assign(w, { last: S, perm: prep.perm, pq, pp, pi, pv, end });
-      } else {
-        w.last = null;
-      }
-    }
+    load(w, S);
     const px = w.end;
     const py = px + 8 * S.cols * b;
     // With a band order: x (and y) in file order at pz, moved through perm by the module.
@@ -197,6 +209,94 @@ export function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: numbe
     }
   }
   csrTimesBlockTs(S, x, y, b);
+}
+
+/**
+ * A Chebyshev filter's blocks (n × b each) held in the module's memory beside S, so that a step
+ * of the filter copies nothing in or out: `cheb` (csr.wat) forms next ← f·((S·cur − T) − c·cur) −
+ * g·prev in one pass per row chunk, the bits of csrTimesBlock followed by blockeig-filter.ts's
+ * combination. The blocks are in the order S is stored (its band order for n ≥ BAND_MIN rows):
+ * `toStored` moves other row-indexed blocks (the deflation's locked vectors) into it.
+ */
+export interface CsrFilter {
+  /** Whether rows are in a band order (then `toStored` permutes, else it copies). */
+  readonly permuted: boolean;
+  /** dst (n × cols) ← src's rows in the stored order. */
+  toStored(src: Float64Array, cols: number, dst: Float64Array): void;
+  /** The current block (stored order): a view valid until the next step. */
+  current(): Float64Array;
+  /** The block T to subtract in the next step (stored order): a view valid until that step. */
+  term(): Float64Array;
+  /** next ← f·((S·cur − T) − c·cur) − g·prev (T only with `useTerm`, prev only with `usePrev`). */
+  step(c: number, f: number, g: number, usePrev: boolean, useTerm: boolean): void;
+  /** out (n × b, S's own row order) ← the current block. */
+  finish(out: Float64Array): void;
+}
+
+/** Rows per chunk of `cheb` (its scratch holds CHEB_ROWS·b values). */
+const CHEB_ROWS = 64;
+
+/**
+ * A filter session on the square S starting from Y0 (n × b, row-major): null where the
+ * WebAssembly kernel is not in use or its memory would pass MAX_BYTES (the caller then filters
+ * with csrTimesBlock). No other product with this kernel may run while the session is used.
+ */
+export function csrFilter(S: Csr, Y0: Float64Array, b: number): CsrFilter | null {
+  const w = kernel();
+  const n = S.rows;
+  if (!w || b <= 0 || n <= 0 || S.cols !== n) return null;
+  load(w, S);
+  const block = 8 * n * b;
+  // Three rotating blocks, T, the scratch and (band order) a staging block in S's row order.
+  const base = w.end;
+  const ps = [base, base + block, base + 2 * block];
+  const pt = base + 3 * block;
+  const pscr = pt + block;
+  const pz = pscr + 8 * CHEB_ROWS * b;
+  if (w.last !== S || !reserve(w, pz + (w.perm ? block : 0))) return null;
+  const perm = w.perm;
+  const f64 = (at: number, len: number): Float64Array => new Float64Array(w.memory.buffer, at, len);
+  const check = (): void => {
+    if (w.last !== S) throw new Error('csrFilter: another product used the kernel mid-filter');
+  };
+  if (perm) {
+    f64(pz, n * b).set(Y0.subarray(0, n * b));
+    w.rows(pz, ps[0]!, w.pq, n, b, 0);
+  } else {
+    f64(ps[0]!, n * b).set(Y0.subarray(0, n * b));
+  }
+  // Slots of prev, cur and next among ps.
+  let [ip, ic, inx] = [2, 0, 1];
+  return {
+    permuted: perm !== null,
+    toStored(src, cols, dst) {
+      if (!perm) {
+        dst.set(src.subarray(0, n * cols));
+        return;
+      }
+      for (let i = 0; i < n; i++) {
+        const o = perm[i]! * cols;
+        for (let j = 0; j < cols; j++) dst[i * cols + j] = src[o + j]!;
+      }
+    },
+    current: () => f64(ps[ic]!, n * b),
+    term: () => f64(pt, n * b),
+    step(c, f, g, usePrev, useTerm) {
+      check();
+      const flags = (usePrev ? 1 : 0) | (useTerm ? 2 : 0);
+      w.cheb(w.pp, w.pi, w.pv, ps[ic]!, ps[ip]!, pt, ps[inx]!, pscr, n, b, c, f, g, flags);
+      [ip, ic, inx] = [ic, inx, ip];
+    },
+    finish(out) {
+      check();
+      if (perm) {
+        w.rows(ps[ic]!, pz, w.pq, n, b, 1);
+        out.set(f64(pz, n * b));
+      } else {
+        out.set(f64(ps[ic]!, n * b));
+      }
+    },
+  };
 }
 
 /**

@@ -10,7 +10,7 @@
  * Scratch blocks (for sums and low-rank factors) are allocated on the first call and grown
  * only when a wider block arrives, so a solve allocates them once.
  */
-import { csrTimesBlock } from './csr-kernel';
+import { csrFilter, csrTimesBlock, type CsrFilter } from './csr-kernel';
 import { gemmPacked, matmul, packLhs } from './kernels';
 import type { Csr, Mat } from './types';
 
@@ -19,10 +19,16 @@ export interface SymOp {
   readonly n: number;
   apply(X: Mat, Y: Mat): void;
   /**
-   * −A, where the operator can form it once (its products are then exactly the negations of
-   * A's, with no pass over Y): what the block eigensolver runs on for the smallest eigenvalues.
+   * −A, where the operator can form it once (its products are then the negations of A's, up to
+   * the sign of an exact zero, with no pass over Y): what the block eigensolver runs on for the
+   * smallest eigenvalues.
    */
   negated?(): SymOp;
+  /**
+   * A Chebyshev filter session on this operator from Y0 (n × b), where the operator's kernel
+   * can hold the filter's blocks itself (`csr-kernel.ts`), else null.
+   */
+  filter?(Y0: Float64Array, b: number): CsrFilter | null;
 }
 
 function checkBlock(n: number, X: Mat, Y: Mat, what: string): void {
@@ -71,9 +77,10 @@ export function csrOp(S: Csr): SymOp {
       checkBlock(n, X, Y, 'csrOp');
       csrTimesBlock(S, X.data, Y.data, X.cols);
     },
-    // −S stored (one copy of S's values): each product is the negation of S's to the bit, as
-    // negating every term of a sum negates its rounded value.
+    // −S stored (one copy of S's values): each product is the negation of S's, as negating
+    // every term of a sum negates its rounded value (an exact zero sum is +0 either way).
     negated: () => csrOp({ ...S, data: S.data.map((x) => -x) }),
+    filter: (Y0, b) => csrFilter(S, Y0, b),
   };
 }
 

@@ -8,9 +8,15 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtWat } from '../../helpers/wasm-build';
-import { csrBackend, csrTimesBlock, setCsrBackend } from '../../../src/core/linalg/csr-kernel';
+import {
+  csrBackend,
+  csrFilter,
+  csrTimesBlock,
+  setCsrBackend,
+} from '../../../src/core/linalg/csr-kernel';
 import type { Csr } from '../../../src/core/linalg/types';
 import { CSR_WASM } from '../../../src/core/linalg/wasm/csr-wasm';
+import { csrFromRowMaps } from '../../helpers/linalg';
 import { prng } from '../../helpers/prng';
 
 /** A random rows×cols CSR with about `density` of its entries set, some rows empty. */
@@ -59,6 +65,23 @@ function differing(a: Float64Array, b: Float64Array): number {
   let d = 0;
   for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) d++;
   return d;
+}
+
+/**
+ * A symmetric kNN-like pattern over n rows (6 random neighbours each, both ways), with
+ * neighbours scattered over the index range as in a file not sorted by cluster.
+ */
+function scatteredSymmetric(n: number, seed: number): Csr {
+  const r = prng(seed);
+  const rows: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+  for (let i = 0; i < n; i++)
+    for (let t = 0; t < 6; t++) {
+      const j = Math.floor(r() * n);
+      const v = r();
+      rows[i]!.set(j, v);
+      rows[j]!.set(i, v);
+    }
+  return csrFromRowMaps(rows);
 }
 
 function randBlock(rows: number, b: number, seed: number): Float64Array {
@@ -116,32 +139,7 @@ describe.each(['wasm', 'ts'] as const)('the %s kernel', (backend) => {
     // A symmetric kNN-like pattern over 9000 rows (above the band-order threshold), with
     // neighbours scattered over the index range as in a file not sorted by cluster.
     const n = 9000;
-    const r = prng(6);
-    const rows: Map<number, number>[] = Array.from({ length: n }, () => new Map());
-    for (let i = 0; i < n; i++)
-      for (let t = 0; t < 6; t++) {
-        const j = Math.floor(r() * n);
-        const v = r();
-        rows[i]!.set(j, v);
-        rows[j]!.set(i, v);
-      }
-    const indptr = new Int32Array(n + 1);
-    const indices: number[] = [];
-    const data: number[] = [];
-    rows.forEach((m, i) => {
-      for (const [j, v] of [...m].sort((a, b) => a[0] - b[0])) {
-        indices.push(j);
-        data.push(v);
-      }
-      indptr[i + 1] = indices.length;
-    });
-    const S: Csr = {
-      rows: n,
-      cols: n,
-      indptr,
-      indices: Int32Array.from(indices),
-      data: Float64Array.from(data),
-    };
+    const S = scatteredSymmetric(n, 6);
     const small = randCsr(50, 50, 0.1, 7);
     for (const b of [10, 3, 10]) {
       const x = randBlock(n, b, b);
@@ -169,6 +167,89 @@ describe.each(['wasm', 'ts'] as const)('the %s kernel', (backend) => {
       const y = new Float64Array(S.rows * 10);
       csrTimesBlock(S, x, y, 10);
       expect(differing(y, reference(S, x, 10))).toBe(0);
+    }
+  });
+});
+
+/**
+ * One step of the filter written out as blockeig-filter.ts does it without the kernel's session:
+ * z = S·cur (the plain loop), z −= T, then z = f·(z − c·cur) − g·prev.
+ */
+function stepReference(
+  S: Csr,
+  cur: Float64Array,
+  prev: Float64Array | null,
+  T: Float64Array | null,
+  b: number,
+  c: number,
+  f: number,
+  g: number,
+): Float64Array {
+  const z = reference(S, cur, b);
+  if (T) for (let i = 0; i < z.length; i++) z[i]! -= T[i]!;
+  for (let i = 0; i < z.length; i++)
+    z[i] = prev ? f * (z[i]! - c * cur[i]!) - g * prev[i]! : f * (z[i]! - c * cur[i]!);
+  return z;
+}
+
+describe('csrFilter (Chebyshev steps on blocks kept in the kernel)', () => {
+  it('gives the bits of the product and the combination, with and without T and prev', () => {
+    const S = randCsr(150, 150, 0.06, 8);
+    // Widths 1…11 take every 8/4/2/1 split and odd totals (rows·b odd: the scalar tail);
+    // 150 rows are three chunks of 64 rows, the last one short.
+    for (let b = 1; b <= 11; b++) {
+      const Y0 = randBlock(150, b, 20 + b);
+      const session = csrFilter(S, Y0, b)!;
+      expect(session.permuted).toBe(false);
+      expect(differing(session.current(), Y0)).toBe(0);
+      let prev: Float64Array | null = null;
+      let cur: Float64Array = Y0.slice();
+      const coef = [
+        [0.3, 1.7, 0],
+        [-0.2, 2.1, 0.45],
+        [0.1, 1.9, 0.8],
+      ] as const;
+      coef.forEach(([c, f, g], step) => {
+        const useTerm = step !== 1;
+        const T = useTerm ? randBlock(150, b, 40 + step) : null;
+        if (T) session.term().set(T);
+        session.step(c, f, g, prev !== null, useTerm);
+        const want = stepReference(S, cur, prev, T, b, c, f, g);
+        expect(differing(session.current(), want)).toBe(0);
+        [prev, cur] = [cur, want];
+      });
+      const out = new Float64Array(150 * b).fill(NaN);
+      session.finish(out);
+      expect(differing(out, cur)).toBe(0);
+    }
+  });
+
+  it("works in the band order of a large S and hands back rows in S's own order", () => {
+    const n = 9000;
+    const S = scatteredSymmetric(n, 9);
+    const b = 5;
+    const Y0 = randBlock(n, b, 3);
+    const session = csrFilter(S, Y0, b)!;
+    expect(session.permuted).toBe(true);
+    // toStored moves rows into the session's order: the current block is Y0 moved so.
+    const moved = new Float64Array(n * b);
+    session.toStored(Y0, b, moved);
+    expect(differing(session.current(), moved)).toBe(0);
+    session.step(0.25, 1.5, 0, false, false);
+    session.step(-0.5, 2.5, 0.75, true, false);
+    const first = stepReference(S, Y0, null, null, b, 0.25, 1.5, 0);
+    const want = stepReference(S, first, Y0, null, b, -0.5, 2.5, 0.75);
+    const out = new Float64Array(n * b);
+    session.finish(out);
+    expect(differing(out, want)).toBe(0);
+  });
+
+  it('is not offered by the TypeScript kernel', () => {
+    try {
+      expect(setCsrBackend('ts')).toBe('ts');
+      expect(csrFilter(randCsr(20, 20, 0.2, 1), new Float64Array(40), 2)).toBeNull();
+    } finally {
+      setCsrBackend('wasm');
     }
   });
 });

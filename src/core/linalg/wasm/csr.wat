@@ -10,6 +10,13 @@
 ;; permutation at perm: dst row i ← src row perm[i] (scatter = 0), or dst row perm[i] ← src row i
 ;; (scatter ≠ 0). Copies bits (f64 load and store), so values are unchanged.
 ;;
+;; cheb(pp, pi, pv, pcur, pprev, pt, pnext, pscr, rows, b, c, f, g, flags): one step of a
+;; Chebyshev filter on blocks held in this memory, next ← f·((S·cur − T) − c·cur) − g·prev, where
+;; the T term is present when flags bit 1 is set and the prev term when bit 0 is. By chunks of 64
+;; rows: spmm of the chunk into the scratch at pscr (64·b f64), then the combination over the
+;; chunk's contiguous 64·b values, two at a time. Separate IEEE operations in the order of
+;; blockeig-filter.ts's applyShifted (subtract T) and combine (f·(z − c·y) − g·x), so the same bits.
+;;
 ;; Row i of Y is Σ_p v_p · X[i_p, :] over the row's entries. The columns go 8 at a time (four
 ;; f64x2 accumulators), then 4, 2 and 1 (as csrTimesBlock in linop.ts): each entry costs one
 ;; splat and, per pair of columns, one load, one f64x2.mul and one f64x2.add. Products and sums
@@ -48,7 +55,7 @@
             (br $jLoop)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $iLoop))))
-  (func (export "spmm")
+  (func $spmm (export "spmm")
     (param $pp i32) (param $pi i32) (param $pv i32) (param $px i32) (param $py i32)
     (param $rows i32) (param $b i32)
     (local $i i32) (local $j i32) (local $p i32) (local $p1 i32) (local $p0 i32)
@@ -154,4 +161,67 @@
                 (br $pLoop)))
             (f64.store (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))) (local.get $t))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $iLoop)))))
+        (br $iLoop))))
+  ;; One Chebyshev step (see the header).
+  (func (export "cheb")
+    (param $pp i32) (param $pi i32) (param $pv i32) (param $pcur i32) (param $pprev i32)
+    (param $pt i32) (param $pnext i32) (param $pscr i32) (param $rows i32) (param $b i32)
+    (param $c f64) (param $f f64) (param $g f64) (param $flags i32)
+    (local $r0 i32) (local $m i32) (local $e i32) (local $k i32) (local $off i32) (local $base i32)
+    (local $vc v128) (local $vf v128) (local $vg v128) (local $v v128) (local $x f64)
+    (local.set $vc (f64x2.splat (local.get $c)))
+    (local.set $vf (f64x2.splat (local.get $f)))
+    (local.set $vg (f64x2.splat (local.get $g)))
+    (local.set $r0 (i32.const 0))
+    (block $done
+      (loop $chunk
+        (br_if $done (i32.ge_s (local.get $r0) (local.get $rows)))
+        (local.set $m (i32.sub (local.get $rows) (local.get $r0)))
+        (if (i32.gt_s (local.get $m) (i32.const 64)) (then (local.set $m (i32.const 64))))
+        (call $spmm
+          (i32.add (local.get $pp) (i32.shl (local.get $r0) (i32.const 2)))
+          (local.get $pi) (local.get $pv) (local.get $pcur) (local.get $pscr)
+          (local.get $m) (local.get $b))
+        ;; Byte offset of the chunk's first row in the blocks, and the chunk's length in bytes.
+        (local.set $base (i32.shl (i32.mul (local.get $r0) (local.get $b)) (i32.const 3)))
+        (local.set $e (i32.shl (i32.mul (local.get $m) (local.get $b)) (i32.const 3)))
+        (local.set $k (i32.const 0))
+        (block $vDone
+          (loop $vLoop
+            (br_if $vDone (i32.gt_s (i32.add (local.get $k) (i32.const 16)) (local.get $e)))
+            (local.set $off (i32.add (local.get $base) (local.get $k)))
+            (local.set $v (v128.load (i32.add (local.get $pscr) (local.get $k))))
+            (if (i32.and (local.get $flags) (i32.const 2))
+              (then
+                (local.set $v (f64x2.sub (local.get $v)
+                  (v128.load (i32.add (local.get $pt) (local.get $off)))))))
+            (local.set $v (f64x2.mul (local.get $vf)
+              (f64x2.sub (local.get $v)
+                (f64x2.mul (local.get $vc) (v128.load (i32.add (local.get $pcur) (local.get $off)))))))
+            (if (i32.and (local.get $flags) (i32.const 1))
+              (then
+                (local.set $v (f64x2.sub (local.get $v)
+                  (f64x2.mul (local.get $vg) (v128.load (i32.add (local.get $pprev) (local.get $off))))))))
+            (v128.store (i32.add (local.get $pnext) (local.get $off)) (local.get $v))
+            (local.set $k (i32.add (local.get $k) (i32.const 16)))
+            (br $vLoop)))
+        ;; An odd last value.
+        (if (i32.lt_s (local.get $k) (local.get $e))
+          (then
+            (local.set $off (i32.add (local.get $base) (local.get $k)))
+            (local.set $x (f64.load (i32.add (local.get $pscr) (local.get $k))))
+            (if (i32.and (local.get $flags) (i32.const 2))
+              (then
+                (local.set $x (f64.sub (local.get $x)
+                  (f64.load (i32.add (local.get $pt) (local.get $off)))))))
+            (local.set $x (f64.mul (local.get $f)
+              (f64.sub (local.get $x)
+                (f64.mul (local.get $c) (f64.load (i32.add (local.get $pcur) (local.get $off)))))))
+            (if (i32.and (local.get $flags) (i32.const 1))
+              (then
+                (local.set $x (f64.sub (local.get $x)
+                  (f64.mul (local.get $g) (f64.load (i32.add (local.get $pprev) (local.get $off))))))))
+            (f64.store (i32.add (local.get $pnext) (local.get $off)) (local.get $x))))
+        (local.set $r0 (i32.add (local.get $r0) (i32.const 64)))
+        (br $chunk))))
+)
