@@ -153,54 +153,21 @@ function projectOut(XC: Mat, Y: Mat, w: Work, passes: number): void {
  * The scaled Chebyshev filter (Zhou & Saad 2006, Alg. 4.1): with σ₁ = e/(top − c), τ = 2/σ₁,
  *   Y₁ = (σ₁/e)(A − cI)Y₀,  Y_{j+1} = (2σ_{j+1}/e)(A − cI)Y_j − σ_jσ_{j+1}Y_{j−1},
  *   σ_{j+1} = 1/(τ − σ_j),
- * so Y_m = p_m(A)·Y₀ with p_m(top) = 1. Y₀ is w.F[0] (n×a, packed); the result is returned as
- * a view of one of w.F. With `plan.deflate`, A is replaced by A − X_c·diag(θ_c − c)·X_cᵀ.
+ * so Y_m = p_m(A)·Y₀ with p_m(top) = 1. Y₀ is w.F[0] (n×a, packed); the result is written to
+ * w.F[1] and returned as a view of it. With `plan.deflate`, A is replaced by
+ * A − X_c·diag(θ_c − c)·X_cᵀ. The steps run in the operator's kernel where it offers a session
+ * (`SymOp.filter`: the blocks stay in its memory, one pass per step), else in `plainFilter`;
+ * the same bits, except for the order of the deflation's sums in a band-ordered session.
  */
 function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPlan, XC: Mat): Mat {
   const { c, e, degree } = plan;
   const sigma1 = e / (plan.top - c);
   const tau = 2 / sigma1;
-  let prev = view(w.F[0], n, a);
-  let cur = view(w.F[1], n, a);
-  let next = view(w.F[2], n, a);
-  const session = A.filter?.(prev.data, a) ?? null;
-  if (session) return filterInKernel(session, w, n, a, plan, XC, cur);
-  // X_c and X_cᵀ packed once for the deflation's 2·degree products (the same bits as
-  // matmul/matmulTA, which would pack them again every time).
-  const defl = plan.deflate ? { XCt: packLhs(XC, true), XC: packLhs(XC) } : null;
-  applyShifted(A, prev, cur, plan, w, defl);
-  combine(cur.data, prev.data, null, c, sigma1 / e, 0);
-  let sigma = sigma1;
-  for (let j = 2; j <= degree; j++) {
-    const sigmaNext = 1 / (tau - sigma);
-    applyShifted(A, cur, next, plan, w, defl);
-    combine(next.data, cur.data, prev.data, c, (2 * sigmaNext) / e, sigma * sigmaNext);
-    [prev, cur, next] = [cur, next, prev];
-    sigma = sigmaNext;
-  }
-  return cur;
-}
-
-/**
- * The same filter with its blocks in the operator's kernel (`CsrFilter`): each step is one pass
- * of the kernel, and only the deflation's products (from the current block, in the kernel's row
- * order) run outside it. Same recurrence and coefficients; the same bits as the loop above
- * except, in a band-ordered S with deflation, the order of the deflation's sums over rows.
- * The result is written to `out` (one of w.F).
- */
-function filterInKernel(
-  session: CsrFilter,
-  w: Work,
-  n: number,
-  a: number,
-  plan: FilterPlan,
-  XC: Mat,
-  out: Mat,
-): Mat {
-  const { c, e, degree } = plan;
-  const sigma1 = e / (plan.top - c);
-  const tau = 2 / sigma1;
-  let defl: { readonly XCt: PackedLhs; readonly XC: PackedLhs } | null = null;
+  const out = view(w.F[1], n, a);
+  const session = A.filter?.(w.F[0].subarray(0, n * a), a) ?? plainFilter(A, w, n, a);
+  // X_c and X_cᵀ (in the session's row order) packed once for the deflation's 2·degree
+  // products (the same bits as matmul/matmulTA, which would pack them again every time).
+  let defl: Deflation | null = null;
   if (plan.deflate) {
     let X = XC;
     if (session.permuted) {
@@ -211,13 +178,8 @@ function filterInKernel(
   }
   const term = (): boolean => {
     if (!defl) return false;
-    deflationTerm(
-      { rows: n, cols: a, data: session.current() },
-      { rows: n, cols: a, data: session.term() },
-      plan,
-      w,
-      defl,
-    );
+    const block = (data: Float64Array): Mat => ({ rows: n, cols: a, data });
+    deflationTerm(block(session.current()), block(session.term()), plan, w, defl);
     return true;
   };
   session.step(c, sigma1 / e, 0, false, term());
@@ -231,14 +193,44 @@ function filterInKernel(
   return out;
 }
 
-/** T ← X_c·diag(θ_c − c)·(X_cᵀ·Y): the deflation term of `applyShifted`. */
-function deflationTerm(
-  Y: Mat,
-  T: Mat,
-  plan: FilterPlan,
-  w: Work,
-  defl: { readonly XCt: PackedLhs; readonly XC: PackedLhs },
-): void {
+/** X_c and X_cᵀ packed for the deflation's products. */
+interface Deflation {
+  readonly XCt: PackedLhs;
+  readonly XC: PackedLhs;
+}
+
+/**
+ * The filter's steps without a kernel session (the TypeScript CSR kernel, sums of operators):
+ * the blocks are w.F[0] (holding Y₀), w.F[1] and w.F[2], T is w.Q, and a step is A's product,
+ * T subtracted, then the recurrence's combination: the arithmetic `cheb` (csr.wat) fuses.
+ */
+function plainFilter(A: SymOp, w: Work, n: number, a: number): CsrFilter {
+  const blocks = w.F.map((f) => view(f, n, a));
+  const T = view(w.Q, n, a);
+  // Slots of prev, cur and next among the blocks.
+  let [ip, ic, inx] = [2, 0, 1];
+  return {
+    permuted: false,
+    toStored: (src, cols, dst) => dst.set(src.subarray(0, n * cols)),
+    current: () => blocks[ic]!.data,
+    term: () => T.data,
+    step(c, f, g, usePrev, useTerm) {
+      const z = blocks[inx]!;
+      A.apply(blocks[ic]!, z);
+      if (useTerm) {
+        const o = z.data;
+        const t = T.data;
+        for (let i = 0; i < o.length; i++) o[i]! -= t[i]!;
+      }
+      combine(z.data, blocks[ic]!.data, usePrev ? blocks[ip]!.data : null, c, f, g);
+      [ip, ic, inx] = [ic, inx, ip];
+    },
+    finish: (dst) => dst.set(blocks[ic]!.data),
+  };
+}
+
+/** T ← X_c·diag(θ_c − c)·(X_cᵀ·Y): the deflation term subtracted from A·Y. */
+function deflationTerm(Y: Mat, T: Mat, plan: FilterPlan, w: Work, defl: Deflation): void {
   const nc = defl.XC.k;
   const C = view(w.C, nc, Y.cols);
   gemmPacked(defl.XCt, Y, C);
@@ -247,24 +239,6 @@ function deflationTerm(
     for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
   }
   gemmPacked(defl.XC, C, T);
-}
-
-/** out ← A·Y, minus the deflation term X_c·diag(θ_c − c)·(X_cᵀ·Y) when planned (`defl`). */
-function applyShifted(
-  A: SymOp,
-  Y: Mat,
-  out: Mat,
-  plan: FilterPlan,
-  w: Work,
-  defl: { readonly XCt: PackedLhs; readonly XC: PackedLhs } | null,
-): void {
-  A.apply(Y, out);
-  if (!defl) return;
-  const T = view(w.Q, Y.rows, Y.cols);
-  deflationTerm(Y, T, plan, w, defl);
-  const o = out.data;
-  const t = T.data;
-  for (let i = 0; i < o.length; i++) o[i]! -= t[i]!;
 }
 
 /** z ← f·(z − c·y) − g·x (x may be absent): one fused pass of the recurrence. */
