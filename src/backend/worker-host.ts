@@ -18,15 +18,6 @@ import { PartAssembler } from '../shared/worker-protocol';
 import type { FromWorker, Progress, RunRequest, ToWorker } from '../shared/worker-protocol';
 import type { SerializedError } from '../shared/contract';
 
-/**
- * V8 options of every solver worker process (`forkWorker`, Electron's utilityProcess, the
- * benches that stand in for it). `--no-concurrent-recompilation` makes V8 optimise hot
- * functions on the thread that runs them, because a solver process keeps every core busy with
- * its own threads and a background compiler would wait for a turn while hot code runs
- * unoptimised.
- */
-export const SOLVER_V8_FLAGS: readonly string[] = ['--no-concurrent-recompilation'];
-
 /** A started worker process, as the host sees it; `Req` is what one of its jobs asks. */
 export interface WorkerProcess<Req = RunRequest> {
   /** The OS process id, for the memory watchdog; undefined when unknown (no watchdog). */
@@ -349,8 +340,8 @@ export class WorkerHost<Req = RunRequest> {
 
 /**
  * Starts a worker with child_process.fork and structured-clone ('advanced') serialization, so
- * typed arrays cross intact, under SOLVER_V8_FLAGS. `execArgv` (after those) e.g.
- * ['--import', 'tsx'] to run a TypeScript entry.
+ * typed arrays cross intact, under V8's default options (its background compiler included).
+ * `execArgv`, e.g. ['--import', 'tsx'] to run a TypeScript entry.
  */
 export function forkWorker<Req = RunRequest>(
   modulePath: string,
@@ -358,7 +349,7 @@ export function forkWorker<Req = RunRequest>(
 ): WorkerProcess<Req> {
   const child = fork(modulePath, [], {
     serialization: 'advanced',
-    execArgv: [...SOLVER_V8_FLAGS, ...execArgv],
+    execArgv,
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
   // Pass the worker's stderr through, keeping its end: it says why a worker died (e.g. out

@@ -2,12 +2,12 @@
  * The solver worker and the dataset loader under Electron: utilityProcesses (Node children
  * without the renderer's privileges) running out/main/worker.js and out/main/loader.js, seen
  * by the backend as `WorkerProcess`es. The child side talks through `process.parentPort`
- * (src/worker/port.ts). Both start under the same V8 options as the forked workers of the web
- * host (SOLVER_V8_FLAGS).
+ * (src/worker/port.ts). Both start under V8's default options, as the forked workers of the
+ * web host do.
  */
 import { utilityProcess } from 'electron';
 import { join } from 'node:path';
-import { SOLVER_V8_FLAGS, type WorkerProcess } from '../backend/worker-host';
+import type { WorkerProcess } from '../backend/worker-host';
 import type { FromWorker, LoadRequest, RunRequest } from '../shared/worker-protocol';
 
 export function spawnUtilityWorker(): WorkerProcess<RunRequest> {
@@ -21,7 +21,6 @@ export function spawnUtilityLoader(): WorkerProcess<LoadRequest> {
 function spawnUtility<Req>(entry: string, serviceName: string): WorkerProcess<Req> {
   const child = utilityProcess.fork(join(import.meta.dirname, entry), [], {
     serviceName,
-    execArgv: [...SOLVER_V8_FLAGS],
     stdio: 'inherit',
   });
   return {

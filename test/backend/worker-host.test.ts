@@ -7,7 +7,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import {
-  SOLVER_V8_FLAGS,
   WorkerHost,
   defaultSolverMemoryLimit,
   forkWorker,
@@ -61,16 +60,12 @@ describe('WorkerHost', () => {
     expect(Array.from(result.labels)).toEqual([0, 1, 1]);
   });
 
-  it("starts the worker under the solver V8 options, before the caller's own", async () => {
+  it("starts the worker with V8's default options and the caller's own only", async () => {
     const o = await makeHost().run(request('steps', 1), () => {}).outcome;
     expect(o.status).toBe('done');
     const { execArgv } = (o as { result: { execArgv: string[] } }).result;
-    expect(SOLVER_V8_FLAGS.length).toBeGreaterThan(0);
-    expect(execArgv.slice(0, SOLVER_V8_FLAGS.length)).toEqual([...SOLVER_V8_FLAGS]);
-    expect(execArgv.slice(SOLVER_V8_FLAGS.length, SOLVER_V8_FLAGS.length + 2)).toEqual([
-      '--import',
-      'tsx',
-    ]);
+    // No option of ours: V8's background compiler stays on (docs/performance.md, worker V8 options).
+    expect(execArgv).toEqual(['--import', 'tsx']);
   });
 
   it('cancel stops a long run within 200 ms of the step boundary', async () => {

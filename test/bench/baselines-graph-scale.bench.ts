@@ -3,7 +3,7 @@
  * Synthetic data (`core/synth`, 4 views of d = 20, 30, 40, 50, c = 10, complete) at n = 20,000
  * for amgl and mvgl, each in ≤ 60 s and ≤ 2 GB; mlrssc-pairwise on HW (n = 2,000, 6 views):
  * completes, its time and peak memory reported. Each case runs alone in a fresh child process
- * of baselines-graph.bench.ts (the solver worker's V8 options and helper threads), so its peak
+ * of baselines-graph.bench.ts (as the solver worker: V8's defaults, helper threads), so its peak
  * RSS (process.resourceUsage().maxRSS) is its own; the time is the solver's own stages, as in
  * baselines-graph. A case still running after BASELINES_SCALE_LIMIT seconds (default 600, ten
  * times the target) is stopped and listed as not finished.

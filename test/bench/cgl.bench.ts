@@ -29,7 +29,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
-import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { evaluate } from '../../src/core/protocol';
 import { matmul } from '../../src/core/linalg/kernels';
 import { getSolver } from '../../src/core/solvers/registry';
@@ -170,8 +169,8 @@ async function child(c: Case): Promise<ChildResult> {
 }
 
 function spawnCase(c: Case): ChildResult | string {
-  // The child stands in for the app's solver worker: the same V8 options.
-  const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)];
+  // The child stands in for the app's solver worker (V8's default options, as the worker).
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url)];
   const r = spawnSync(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, CGL_BENCH_CHILD: JSON.stringify(c) },

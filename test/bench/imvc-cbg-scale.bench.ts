@@ -11,7 +11,6 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { table } from './util';
-import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZES = (process.env['IMVC_SCALE_SIZES'] ?? '10000,50000,100000').split(',').map(Number);
@@ -48,7 +47,6 @@ export async function run(): Promise<void> {
     const r = spawnSync(
       process.execPath,
       [
-        ...SOLVER_V8_FLAGS,
         '--max-old-space-size=6000',
         '--import',
         'tsx',

@@ -3,7 +3,7 @@
  * CGMVC-NC, IMVC-CBG) before and after, side by side: every case runs from the checkout at
  * SEED_BEFORE ("before", e.g. `git worktree add /work/before <rev>` with node_modules
  * hard-linked from the main checkout) and from this checkout ("after"), in fresh processes
- * (seed-methods-child.ts, the app's solver-worker V8 options and helper threads), the two taking
+ * (seed-methods-child.ts, as the app's solver worker: V8's defaults, helper threads), the two taking
  * turns within each repetition and swapping who goes first every repetition, so that both share
  * the machine's spells. Prints each run, then per case the medians (with ranges) before and
  * after, the ratio after / before, the issue's target and whether the after median meets it,
@@ -27,7 +27,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { SHARED } from '../helpers/paths';
 import { CASES, type CaseName } from './seed-methods-child';
 import { median, table } from './util';
@@ -91,7 +90,6 @@ function target(name: CaseName): Target {
 
 function runCase(root: string, name: CaseName, prof: string | undefined): Result | string {
   const args = [
-    ...SOLVER_V8_FLAGS,
     '--max-old-space-size=8000',
     ...(prof
       ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]

@@ -4,7 +4,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SOLVER_V8_FLAGS } from '../../src/backend/worker-host';
 import { matmul } from '../../src/core/linalg/kernels';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
@@ -70,8 +69,8 @@ export function solveTimed(
 }
 
 /**
- * Runs the bench module `moduleUrl` (its `import.meta.url`) in a fresh child process with the
- * solver worker's V8 options, handing it `job` as JSON in the environment variable `envVar`; the
+ * Runs the bench module `moduleUrl` (its `import.meta.url`) in a fresh child process (V8's
+ * default options, as the solver worker), handing it `job` as JSON in the environment variable `envVar`; the
  * child prints its ChildResult as the last line of stdout. Returns it, or a one-line failure. With
  * `limitSeconds`, a child still running then is stopped and the failure says so.
  */
@@ -81,7 +80,7 @@ export function spawnChild(
   job: unknown,
   limitSeconds?: number,
 ): ChildResult | string {
-  const args = [...SOLVER_V8_FLAGS, '--import', 'tsx', fileURLToPath(moduleUrl)];
+  const args = ['--import', 'tsx', fileURLToPath(moduleUrl)];
   const r = spawnSync(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, [envVar]: JSON.stringify(job) },
