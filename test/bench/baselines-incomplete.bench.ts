@@ -14,10 +14,13 @@
  *   minutes per BDGP file).
  * - scale: the methods whose case file says `scale = true`, on synthetic data (`core/synth`,
  *   n = 50,000, 5 views, half the samples complete): time and peak RSS of a child process that
- *   ran that case alone. Target ≤ 120 s and ≤ 4 GB.
+ *   ran that case alone. Target ≤ 120 s and ≤ 4 GB. A case still running after
+ *   BASELINES_SCALE_LIMIT seconds (default 1200, ten times the target) is stopped and listed as
+ *   not finished.
  *
- * BASELINES_CASES=NGs,daimc limits the cases: a token naming a method picks methods, 'input' and
- * 'scale' pick those sections, any other token picks files by substring.
+ * BASELINES_CASES=NGs,daimc limits the cases: a token naming a method picks methods (in the
+ * scale section too), 'input' and 'scale' pick those sections, any other token picks files by
+ * substring.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +46,8 @@ type Job =
 interface CaseModule {
   cases: IncompleteBenchCase[];
   scale?: boolean;
+  /** The method the scale case runs; default the first case's. */
+  scaleMethod?: string;
 }
 
 async function caseModules(): Promise<Map<string, CaseModule>> {
@@ -74,8 +79,18 @@ async function child(job: Job): Promise<ChildResult> {
   return solveTimed(ds, job.method, {}, 10);
 }
 
-function spawnJob(job: Job): ChildResult | string {
-  return spawnChild(import.meta.url, 'BASELINES_INCOMPLETE_CHILD', job);
+function spawnJob(job: Job, limitSeconds?: number): ChildResult | string {
+  return spawnChild(import.meta.url, 'BASELINES_INCOMPLETE_CHILD', job, limitSeconds);
+}
+
+/** BASELINES_SCALE_LIMIT: seconds after which a scale case is stopped (default 1200). */
+function scaleLimit(): number {
+  const raw = process.env.BASELINES_SCALE_LIMIT ?? '1200';
+  const limit = Number(raw);
+  if (!Number.isFinite(limit) || limit <= 0) {
+    throw new Error(`BASELINES_SCALE_LIMIT must be a positive number of seconds, got ${raw}`);
+  }
+  return limit;
 }
 
 function tokens(): string[] | null {
@@ -88,9 +103,19 @@ function tokens(): string[] | null {
     : null;
 }
 
+/** Every method the case modules name: their cases' and their scale cases'. */
+function methodNames(modules: Map<string, CaseModule>): Set<string> {
+  return new Set(
+    [...modules.values()].flatMap((m) => [
+      ...m.cases.map((c) => c.method),
+      ...(m.scaleMethod ? [m.scaleMethod] : []),
+    ]),
+  );
+}
+
 function referenceSection(modules: Map<string, CaseModule>, repeat: number): void {
   const picked = tokens();
-  const methods = new Set([...modules.values()].flatMap((m) => m.cases.map((c) => c.method)));
+  const methods = methodNames(modules);
   const methodTokens = picked?.filter((t) => methods.has(t)) ?? [];
   const fileTokens = picked?.filter((t) => !methods.has(t) && t !== 'scale' && t !== 'input') ?? [];
   if (picked && methodTokens.length === 0 && fileTokens.length === 0) return;
@@ -188,6 +213,9 @@ async function inputSection(): Promise<void> {
 }
 
 function scaleSection(modules: Map<string, CaseModule>): void {
+  const limit = scaleLimit();
+  const methods = methodNames(modules);
+  const methodTokens = tokens()?.filter((t) => methods.has(t)) ?? [];
   const have = new Set(listSolvers().map((s) => s.name));
   const rows: (string | number)[][] = [
     ['case', 'method', 'solve s', 'peak RSS MB', 'iterations', 'ACC', 'target'],
@@ -195,14 +223,15 @@ function scaleSection(modules: Map<string, CaseModule>): void {
   const label = `synthetic n = ${SCALE_N.toLocaleString('en-US')}, 5 views, half complete`;
   for (const mod of modules.values()) {
     if (!mod.scale) continue;
-    const method = mod.cases[0]?.method;
+    const method = mod.scaleMethod ?? mod.cases[0]?.method;
     if (method === undefined) continue;
+    if (methodTokens.length && !methodTokens.includes(method)) continue;
     if (!have.has(method)) {
       rows.push([label, method, 'not registered', '–', '–', '–', '–']);
       continue;
     }
-    const r = spawnJob({ kind: 'scale', method });
-    if (typeof r === 'string') rows.push([label, method, r, '–', '–', '–', '–']);
+    const r = spawnJob({ kind: 'scale', method }, limit);
+    if (typeof r === 'string') rows.push([label, method, r, '–', '–', '–', 'NOT MET']);
     else {
       const ok = r.solveSeconds <= 120 && r.maxRssMB <= 4096;
       rows.push([

@@ -3,8 +3,8 @@
  * `shared/reference/baselines-incomplete.json` and the run of ours it is compared with. Each
  * method's cases live in `test/bench/baselines-incomplete/<method>.ts`, which exports
  * `cases: IncompleteBenchCase[]` (built from the JSON, never retyped) and, for the methods the
- * issue holds to linear scale, `scale: true`. `casesFrom` is the usual way from the JSON's runs
- * to those cases.
+ * issue holds to linear scale, `scale: true` (and `scaleMethod` when it has no case to take the
+ * method's name from). `casesFrom` is the usual way from the JSON's runs to those cases.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
