@@ -9,21 +9,13 @@
  * times the target) is stopped and listed as not finished.
  */
 import { registered, spawnCase, type Case } from './baselines-graph.bench';
+import { scaleLimitSeconds } from './solve-timing';
 import { table } from './util';
 
 const SCALE_N = 20_000;
 
-function limitSeconds(): number {
-  const raw = process.env.BASELINES_SCALE_LIMIT ?? '600';
-  const limit = Number(raw);
-  if (!Number.isFinite(limit) || limit <= 0) {
-    throw new Error(`BASELINES_SCALE_LIMIT must be a positive number of seconds, got ${raw}`);
-  }
-  return limit;
-}
-
 export async function run(): Promise<void> {
-  const limit = limitSeconds();
+  const limit = scaleLimitSeconds(600);
   const have = registered();
   const rows: (string | number)[][] = [
     ['case', 'method', 'solve s', 'peak RSS MB', 'iterations', 'ACC'],

@@ -31,7 +31,7 @@ import { synthesize } from '../../src/core/synth';
 import { loadDataset } from '../../src/io/load';
 import { DATASETS } from '../helpers/paths';
 import type { IncompleteBenchCase } from './baselines-incomplete/types';
-import { probe, solveTimed, spawnChild, type ChildResult } from './solve-timing';
+import { probe, scaleLimitSeconds, solveTimed, spawnChild, type ChildResult } from './solve-timing';
 import { median, table } from './util';
 
 const CASE_DIR = join(fileURLToPath(new URL('.', import.meta.url)), 'baselines-incomplete');
@@ -81,16 +81,6 @@ async function child(job: Job): Promise<ChildResult> {
 
 function spawnJob(job: Job, limitSeconds?: number): ChildResult | string {
   return spawnChild(import.meta.url, 'BASELINES_INCOMPLETE_CHILD', job, limitSeconds);
-}
-
-/** BASELINES_SCALE_LIMIT: seconds after which a scale case is stopped (default 1200). */
-function scaleLimit(): number {
-  const raw = process.env.BASELINES_SCALE_LIMIT ?? '1200';
-  const limit = Number(raw);
-  if (!Number.isFinite(limit) || limit <= 0) {
-    throw new Error(`BASELINES_SCALE_LIMIT must be a positive number of seconds, got ${raw}`);
-  }
-  return limit;
 }
 
 function tokens(): string[] | null {
@@ -213,7 +203,7 @@ async function inputSection(): Promise<void> {
 }
 
 function scaleSection(modules: Map<string, CaseModule>): void {
-  const limit = scaleLimit();
+  const limit = scaleLimitSeconds(1200);
   const methods = methodNames(modules);
   const methodTokens = tokens()?.filter((t) => methods.has(t)) ?? [];
   const have = new Set(listSolvers().map((s) => s.name));

@@ -94,3 +94,16 @@ export function spawnChild(
     return `failed (${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
 }
+
+/**
+ * BASELINES_SCALE_LIMIT, the seconds after which a scale case's child is stopped, or
+ * `defaultSeconds` (ten times the case's target) when unset.
+ */
+export function scaleLimitSeconds(defaultSeconds: number): number {
+  const raw = process.env.BASELINES_SCALE_LIMIT ?? String(defaultSeconds);
+  const limit = Number(raw);
+  if (!Number.isFinite(limit) || limit <= 0) {
+    throw new Error(`BASELINES_SCALE_LIMIT must be a positive number of seconds, got ${raw}`);
+  }
+  return limit;
+}
