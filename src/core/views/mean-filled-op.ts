@@ -112,9 +112,12 @@ export function filledTimes(op: MeanFilledOp, B: Mat, out: Mat, work: Mat): Mat 
   else if (x.kind === 'dense') throw new Error('filledTimes: a dense view without its packing');
   else spmm(x, B, work);
   const o = out.data;
+  const wd = work.data;
   const present = op.view.present;
+  // Row copies by index: a subarray per row would allocate n_v views per product.
   for (let r = 0; r < present.length; r++) {
-    o.set(work.data.subarray(r * k, (r + 1) * k), present[r]! * k);
+    const at = present[r]! * k;
+    for (let c = 0; c < k; c++) o[at + c] = wd[r * k + c]!;
   }
   if (op.missing.length > 0) {
     const mB = new Float64Array(k);
@@ -123,7 +126,7 @@ export function filledTimes(op: MeanFilledOp, B: Mat, out: Mat, work: Mat): Mat 
       if (mj === 0) continue;
       for (let c = 0; c < k; c++) mB[c]! += mj * B.data[j * k + c]!;
     }
-    for (const i of op.missing) o.set(mB, i * k);
+    for (const i of op.missing) for (let c = 0; c < k; c++) o[i * k + c] = mB[c]!;
   }
   return out;
 }
@@ -132,8 +135,11 @@ export function filledTimes(op: MeanFilledOp, B: Mat, out: Mat, work: Mat): Mat 
 export function filledTimesT(op: MeanFilledOp, A: Mat, out: Mat, work: Mat): Mat {
   const k = A.cols;
   const present = op.view.present;
+  const wd = work.data;
+  const a = A.data;
   for (let r = 0; r < present.length; r++) {
-    work.data.set(A.data.subarray(present[r]! * k, (present[r]! + 1) * k), r * k);
+    const at = present[r]! * k;
+    for (let c = 0; c < k; c++) wd[r * k + c] = a[at + c]!;
   }
   if (op.packed) gemmPacked(op.packed.XT, work, out);
   else spmm(op.transposed!, work, out);

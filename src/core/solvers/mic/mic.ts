@@ -10,6 +10,7 @@
  * multiplicative iteration costs O(nnz_v·k + (n + d_v)·k²): the reference multiplies by dense
  * n × n diagonals.
  */
+import { matmul, matmulTA, syrk } from '../../linalg/kernels';
 import type { Mat } from '../../linalg/types';
 import {
   filledTimes,
@@ -120,25 +121,14 @@ function multiplicative(M: Mat, num: Mat, den: Mat, floor: number, root: boolean
   }
 }
 
-/** out (m, k) = M·G for M (m, k), G (k, k): the thin product of the update denominators. */
-function timesSmall(M: Mat, G: Mat, out: Mat): Mat {
-  const k = M.cols;
-  const m = M.data;
-  const g = G.data;
-  const o = out.data;
-  for (let i = 0; i < M.rows; i++) {
-    const oi = i * k;
-    for (let c = 0; c < k; c++) {
-      let s = 0;
-      for (let l = 0; l < k; l++) s += m[oi + l]! * g[l * k + c]!;
-      o[oi + c] = s;
-    }
-  }
-  return out;
-}
+/**
+ * out (m, k) = M·G for M (m, k), G (k, k): the thin product of the update denominators, on GEMM
+ * (the tall-skinny kernel; each entry summed from +0 in order, as a plain loop would).
+ */
+const timesSmall = (M: Mat, G: Mat, out: Mat): Mat => matmul(M, G, out);
 
-/** out (k, k) = MᵀM. */
-const gram = (M: Mat, out: Mat): Mat => weightedGram(M, null, out);
+/** out (k, k) = MᵀM (SYRK on the tall-skinny kernel: exactly symmetric). */
+const gram = (M: Mat, out: Mat): Mat => syrk(M, out);
 
 /** Σ_ij (A ⊙ B)_ij for two equal-shaped matrices. */
 function inner(A: Mat, B: Mat): number {
@@ -314,7 +304,7 @@ function perViewUpdate(
       for (let c = 0; c < k; c++) A[i * k + c] = w2[i]! * u[i * k + c]!;
     }
     filledTimesT(w.op, w.A, w.XU, w.scratch);
-    weightedGram(U, w2, w.G);
+    weightedGram(w.A, U, w.G);
     multiplicative(V, w.XU, timesSmall(V, w.G, w.den), MIC_FLOOR, true);
     normalizeBasis(U, V);
   }
@@ -323,21 +313,12 @@ function perViewUpdate(
 }
 
 /**
- * out (k, k) = Uᵀ·diag(w2)·U (w2 null: UᵀU). O(n·k²) in one pass over U's rows: for the thin
- * factors here a plain loop beats packing them for GEMM.
+ * out (k, k) = Uᵀ·diag(w2)·U from WU = diag(w2)·U already formed: (WU)ᵀ·U on GEMM, its upper
+ * triangle mirrored so that out is exactly symmetric.
  */
-function weightedGram(U: Mat, w2: Float64Array | null, out: Mat): Mat {
+function weightedGram(WU: Mat, U: Mat, out: Mat): Mat {
   const k = U.cols;
-  const g = out.data;
-  g.fill(0);
-  for (let i = 0; i < U.rows; i++) {
-    const o = i * k;
-    const wi = w2 ? w2[i]! : 1;
-    for (let a = 0; a < k; a++) {
-      const ua = wi * U.data[o + a]!;
-      for (let b = a; b < k; b++) g[a * k + b]! += ua * U.data[o + b]!;
-    }
-  }
+  const g = matmulTA(WU, U, out).data;
   for (let a = 1; a < k; a++) for (let b = 0; b < a; b++) g[a * k + b] = g[b * k + a]!;
   return out;
 }
