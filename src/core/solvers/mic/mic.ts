@@ -123,7 +123,8 @@ function multiplicative(M: Mat, num: Mat, den: Mat, floor: number, root: boolean
 
 /**
  * out (m, k) = M·G for M (m, k), G (k, k): the thin product of the update denominators, on GEMM
- * (the tall-skinny kernel; each entry summed from +0 in order, as a plain loop would).
+ * (the tall-skinny kernel: on the 'wasm' and 'ts' backends each entry is summed from +0 in
+ * order, as a plain loop would; 'fma' fuses each step).
  */
 const timesSmall = (M: Mat, G: Mat, out: Mat): Mat => matmul(M, G, out);
 
