@@ -3,11 +3,12 @@
  * L is block diagonal over the connected components of S's nonzero pattern (any sign), so its
  * spectrum is the union of the components' spectra and each eigenvector of a component's
  * Laplacian, padded with zeros, is one of L. Two routes:
- * - one component: the block eigensolver on L for c + 1 pairs (relative tolerance 1e-12),
- *   warm-started from the previous solve's whole block (or F);
+ * - one component: the block eigensolver on L for c + 1 pairs (relative tolerance 1e-12, the
+ *   (c+1)-th for its value only), warm-started from the previous solve's whole block (or F);
  * - several components: component by component, each one's wanted values (densely by
  *   `symEigValues` up to DENSE_MAX samples, the accuracy of the reference's full decomposition;
- *   a larger one by the block eigensolver on its own block), the c + 1 smallest of their union,
+ *   a larger one by the block eigensolver on its own block, started from its rows of the
+ *   previous solve's block), the c + 1 smallest of their union,
  *   then vectors only for the components that give one of the c smallest (a zero of a
  *   nonnegative component is its normalised indicator, exactly). When S ≥ 0 has m components,
  *   each holds a zero, so a component gives at most c + 2 − m of the c + 1 smallest: with many
@@ -86,11 +87,25 @@ function toDense(B: Csr): Mat {
   return A;
 }
 
+/** The residual tolerance of the vectors, relative to ‖L‖. */
+const TOL = 1e-12;
+/**
+ * The (c+1)-th pair is wanted for its value only (s_{c+1} and the rank decisions; F holds the
+ * c smallest vectors): it stops at a residual of VALUE_TOL·|λ|, which leaves the value a
+ * relative error of about VALUE_TOL²·|λ|/δ (δ its distance to the next eigenvalue). A value
+ * close to the next ones (a cluster at the filter's cut) would otherwise cost most of a solve.
+ */
+const VALUE_TOL = 1e-6;
+
+/** Block width of the eigensolver for r pairs (blockEig's default). */
+const width = (r: number): number => r + Math.max(3, Math.ceil(r / 4));
+
 /**
  * The c + 1 smallest eigenvalues (ascending) of the Laplacian L (CSR, from `laplacianOf`) of a
  * symmetric S and the (n, c) eigenvectors of the c smallest; `nonnegative` says S ≥ 0. `warm`
- * starts the block eigensolver (at most its block's width of columns); `block` is its whole
- * final block, the warm start for a solve on a nearby graph (null on the per-component route).
+ * starts the block eigensolver (at most its block's width of columns; on the per-component route
+ * each component starts from its rows of `warm`); `block` is the final block (per component:
+ * the components' blocks side by side), the warm start for a solve on a nearby graph.
  */
 export function blockedBottomPairs(
   L: Csr,
@@ -99,10 +114,11 @@ export function blockedBottomPairs(
   warm: Mat | null,
 ): { values: Float64Array; F: Mat; block: Mat | null } {
   const G = groups(L);
-  if (G.count > 1) return { ...perComponent(L, G, c, nonnegative), block: null };
+  if (G.count > 1) return perComponent(L, G, c, nonnegative, warm);
   const r = blockEig(csrOp(L), c + 1, {
     which: 'smallest',
-    tol: 1e-12,
+    tol: TOL,
+    valuesFrom: { from: c, tol: VALUE_TOL },
     keepBlock: true,
     ...(warm ? { X0: warm } : {}),
   });
@@ -122,20 +138,28 @@ interface Candidate {
 
 /**
  * Component by component: the wanted values of each (dense values-only up to DENSE_MAX samples
- * or when more than half its spectrum is wanted, else the block eigensolver), the c + 1 smallest
- * of their union, then the vectors of the c smallest: a zero of a nonnegative component is its
- * normalised indicator, any other the component's eigenvector.
+ * or when more than half its spectrum is wanted, else the block eigensolver from the
+ * component's rows of `warm`), the c + 1 smallest of their union, then the vectors of the c
+ * smallest: a zero of a nonnegative component is its normalised indicator, any other the
+ * component's eigenvector. A component's last wanted pair (index want − 1) is at best the
+ * (c+1)-th of the union (the component's want − 1 smaller values and, when S ≥ 0, every other
+ * component's zero come first), so it is solved for its value only; should ties in the sort
+ * ever need its vector, the component is solved again for it.
  */
 function perComponent(
   L: Csr,
   G: Groups,
   c: number,
   nonnegative: boolean,
-): { values: Float64Array; F: Mat } {
+  warm: Mat | null,
+): { values: Float64Array; F: Mat; block: Mat | null } {
   const n = L.rows;
   const want = nonnegative ? Math.min(c + 1, c + 2 - Math.min(G.count, c + 1)) : c + 1;
   const cands: Candidate[] = [];
   const vecs = new Map<number, Mat>();
+  const blocks = new Map<number, Mat>();
+  /** Components whose last pair was solved for its value only. */
+  const valueOnly = new Set<number>();
   const size = (g: number): number => G.start[g + 1]! - G.start[g]!;
   for (let g = 0; g < G.count; g++) {
     const s = size(g);
@@ -148,7 +172,17 @@ function perComponent(
     let values: ArrayLike<number>;
     if (s <= DENSE_MAX || 2 * r > s) values = symEigValues(toDense(B));
     else {
-      const e = blockEig(csrOp(B), r, { which: 'smallest', tol: 1e-12 });
+      const members = G.order.subarray(G.start[g]!, G.start[g + 1]!);
+      const X0 = warm ? restrict(warm, members, Math.min(s, width(r))) : null;
+      const e = blockEig(csrOp(B), r, {
+        which: 'smallest',
+        tol: TOL,
+        ...(r === want ? { valuesFrom: { from: r - 1, tol: VALUE_TOL } } : {}),
+        keepBlock: true,
+        ...(X0 ? { X0 } : {}),
+      });
+      if (e.block) blocks.set(g, e.block);
+      if (r === want) valueOnly.add(g);
       values = e.values;
       vecs.set(g, e.vectors);
     }
@@ -167,11 +201,58 @@ function perComponent(
       continue;
     }
     let V = vecs.get(g);
+    if (V && j === want - 1 && valueOnly.has(g)) {
+      V = blockEig(csrOp(block(L, G, g)), want, {
+        which: 'smallest',
+        tol: TOL,
+        X0: blocks.get(g)!,
+      }).vectors;
+      vecs.set(g, V);
+      valueOnly.delete(g);
+    }
     if (!V) {
       V = symEigSelect(toDense(block(L, G, g)), Math.min(s, want), 'lowest').vectors;
       vecs.set(g, V);
     }
     for (let a = 0; a < s; a++) F.data[members[a]! * c + col] = V.data[a * V.cols + j]!;
   }
-  return { values, F };
+  return { values, F, block: stack(G, blocks, n) };
+}
+
+/**
+ * The components' final blocks side by side in one (n, w) block, w the widest (component g's
+ * rows hold its block, zero-padded; a component solved densely holds its indicator in column 0):
+ * restricted to a component it is that component's block, the start for its next solve. Null
+ * when no component went through the eigensolver.
+ */
+function stack(G: Groups, blocks: Map<number, Mat>, n: number): Mat | null {
+  if (blocks.size === 0) return null;
+  let w = 0;
+  for (const B of blocks.values()) w = Math.max(w, B.cols);
+  const X: Mat = { rows: n, cols: w, data: new Float64Array(n * w) };
+  for (let g = 0; g < G.count; g++) {
+    const members = G.order.subarray(G.start[g]!, G.start[g + 1]!);
+    const B = blocks.get(g);
+    if (!B) {
+      for (const i of members) X.data[i * w] = 1 / Math.sqrt(members.length);
+      continue;
+    }
+    for (let a = 0; a < members.length; a++) {
+      const o = members[a]! * w;
+      for (let j = 0; j < B.cols; j++) X.data[o + j] = B.data[a * B.cols + j]!;
+    }
+  }
+  return X;
+}
+
+/** The rows `members` of W, its first min(cols, W.cols) columns: (members, ·). */
+function restrict(W: Mat, members: Int32Array, cols: number): Mat {
+  const m = Math.min(cols, W.cols);
+  const s = members.length;
+  const X: Mat = { rows: s, cols: m, data: new Float64Array(s * m) };
+  for (let a = 0; a < s; a++) {
+    const o = members[a]! * W.cols;
+    for (let j = 0; j < m; j++) X.data[a * m + j] = W.data[o + j]!;
+  }
+  return X;
 }

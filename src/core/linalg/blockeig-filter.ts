@@ -4,9 +4,9 @@
  * orthonormalises the filtered block and does Rayleigh–Ritz on it.
  */
 import type { Config } from './blockeig';
-import { rayleighRitz, type Bounds, type Work } from './blockeig-ritz';
-import { gemmPacked, matmul, matmulTA, packLhs, type PackedLhs } from './kernels';
-import type { CsrFilter } from './csr-kernel';
+import { rayleighRitz, threshold, type Bounds, type Work } from './blockeig-ritz';
+import { matmul, matmulTA } from './kernels';
+import { deflateTs, type CsrFilter } from './csr-kernel';
 import { view, type SymOp } from './linop';
 import { orthonormalise } from './orth';
 import type { Mat } from './types';
@@ -39,7 +39,7 @@ export function planFilter(
   nc: number,
   first: boolean,
 ): FilterPlan {
-  const { k, b, tol } = cfg;
+  const { k, b } = cfg;
   const th = w.theta;
   const cut = Math.max(th[b - 1]!, bnd.lo + 1e-12 * bnd.norm);
   const c = 0.5 * (cut + bnd.lo);
@@ -48,7 +48,7 @@ export function planFilter(
   let need = 0;
   for (let i = nc; i < k; i++) {
     const ai = alpha(th[i]!);
-    const ratio = Math.max(1, w.res[i]! / (tol * bnd.norm));
+    const ratio = Math.max(1, w.res[i]! / threshold(cfg, i, th[i]!, bnd.norm));
     need = Math.max(need, ai > 0 ? Math.acosh(ratio) / ai : Infinity);
   }
   // The Ritz values underestimate λ_i and directions just above `cut` grow too: measured on
@@ -165,21 +165,15 @@ function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPl
   const tau = 2 / sigma1;
   const out = view(w.F[1], n, a);
   const session = A.filter?.(w.F[0].subarray(0, n * a), a) ?? plainFilter(A, w, n, a);
-  // X_c and X_cᵀ (in the session's row order) packed once for the deflation's 2·degree
-  // products (the same bits as matmul/matmulTA, which would pack them again every time).
-  let defl: Deflation | null = null;
+  // The deflation's scales θ_i − c, and X_c held by the session once for its 2·degree products.
+  let scale: Float64Array | null = null;
   if (plan.deflate) {
-    let X = XC;
-    if (session.permuted) {
-      X = { rows: n, cols: XC.cols, data: new Float64Array(n * XC.cols) };
-      session.toStored(XC.data, XC.cols, X.data);
-    }
-    defl = { XCt: packLhs(X, true), XC: packLhs(X) };
+    session.lock(XC.data, XC.cols);
+    scale = Float64Array.from({ length: XC.cols }, (_, i) => w.theta[i]! - c);
   }
   const term = (): boolean => {
-    if (!defl) return false;
-    const block = (data: Float64Array): Mat => ({ rows: n, cols: a, data });
-    deflationTerm(block(session.current()), block(session.term()), plan, w, defl);
+    if (!scale) return false;
+    session.deflate(scale);
     return true;
   };
   session.step(c, sigma1 / e, 0, false, term());
@@ -193,12 +187,6 @@ function chebyshevFilter(A: SymOp, w: Work, n: number, a: number, plan: FilterPl
   return out;
 }
 
-/** X_c and X_cᵀ packed for the deflation's products. */
-interface Deflation {
-  readonly XCt: PackedLhs;
-  readonly XC: PackedLhs;
-}
-
 /**
  * The filter's steps without a kernel session (the TypeScript CSR kernel, sums of operators):
  * the blocks are w.F[0] (holding Y₀), w.F[1] and w.F[2], T is w.Q, and a step is A's product,
@@ -209,11 +197,20 @@ function plainFilter(A: SymOp, w: Work, n: number, a: number): CsrFilter {
   const T = view(w.Q, n, a);
   // Slots of prev, cur and next among the blocks.
   let [ip, ic, inx] = [2, 0, 1];
+  let X: Float64Array = new Float64Array(0);
+  let nc = 0;
   return {
     permuted: false,
     toStored: (src, cols, dst) => dst.set(src.subarray(0, n * cols)),
     current: () => blocks[ic]!.data,
     term: () => T.data,
+    lock(src, cols) {
+      X = src;
+      nc = cols;
+    },
+    deflate(scale) {
+      deflateTs(X, nc, blocks[ic]!.data, a, scale, w.C, T.data, n);
+    },
     step(c, f, g, usePrev, useTerm) {
       const z = blocks[inx]!;
       A.apply(blocks[ic]!, z);
@@ -227,18 +224,6 @@ function plainFilter(A: SymOp, w: Work, n: number, a: number): CsrFilter {
     },
     finish: (dst) => dst.set(blocks[ic]!.data),
   };
-}
-
-/** T ← X_c·diag(θ_c − c)·(X_cᵀ·Y): the deflation term subtracted from A·Y. */
-function deflationTerm(Y: Mat, T: Mat, plan: FilterPlan, w: Work, defl: Deflation): void {
-  const nc = defl.XC.k;
-  const C = view(w.C, nc, Y.cols);
-  gemmPacked(defl.XCt, Y, C);
-  for (let i = 0; i < nc; i++) {
-    const s = w.theta[i]! - plan.c;
-    for (let j = 0; j < Y.cols; j++) C.data[i * Y.cols + j]! *= s;
-  }
-  gemmPacked(defl.XC, C, T);
 }
 
 /** z ← f·(z − c·y) − g·x (x may be absent): one fused pass of the recurrence. */

@@ -191,10 +191,20 @@ function nonFinite(): Error {
   return new Error('blockEig: the operator produced non-finite values (NaN or Inf in A·X)');
 }
 
+/**
+ * The residual below which Ritz pair i counts as converged: tol·‖A‖, or for a pair wanted for
+ * its value only (`valuesFrom`) the larger of that and its tolerance times |θ_i|.
+ */
+export function threshold(cfg: Config, i: number, theta: number, norm: number): number {
+  const base = cfg.tol * norm;
+  const v = cfg.valuesFrom;
+  return v && i >= v.from ? Math.max(base, v.tol * Math.abs(theta)) : base;
+}
+
 /** Length of the leading run of converged Ritz pairs among the first k. */
-export function leadingConverged(res: Float64Array, k: number, threshold: number): number {
+export function leadingConverged(w: Work, cfg: Config, norm: number): number {
   let nc = 0;
-  while (nc < k && res[nc]! <= threshold) nc++;
+  while (nc < cfg.k && w.res[nc]! <= threshold(cfg, nc, w.theta[nc]!, norm)) nc++;
   return nc;
 }
 

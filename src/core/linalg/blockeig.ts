@@ -69,6 +69,14 @@ export interface BlockEigOptions {
   readonly which?: 'largest' | 'smallest';
   /** Relative residual tolerance: ‖A·x − θ·x‖₂ ≤ tol·‖A‖. Default 1e-8. */
   readonly tol?: number;
+  /**
+   * Wanted pairs from index `from` on (from < k) whose eigenvalue is needed but whose vector is
+   * not: such a pair is converged when ‖A·x − θ·x‖₂ ≤ max(tol·‖A‖, `tol` here·|θ|). A Ritz
+   * value's error is at most ‖r‖²/δ (δ its distance to the rest of the spectrum), so the value
+   * keeps a relative error of about (this tol)²·|θ|/δ while the residual may stay far above
+   * tol·‖A‖ (an eigenvalue close to the unwanted ones then costs few filter steps).
+   */
+  readonly valuesFrom?: { readonly from: number; readonly tol: number };
   /** Cap on outer iterations (filter + Rayleigh–Ritz). Default 300. */
   readonly maxIter?: number;
   /** Block width b ≥ k. Default min(n, k + max(3, ⌈k/4⌉)); must exceed k. */
@@ -130,6 +138,8 @@ export interface Config {
   readonly b: number;
   readonly sign: 1 | -1;
   readonly tol: number;
+  /** Pairs from `from` on: the value-relative tolerance (`BlockEigOptions.valuesFrom`). */
+  readonly valuesFrom: { readonly from: number; readonly tol: number } | null;
   readonly maxIter: number;
   readonly maxDegree: number;
   readonly dense: boolean;
@@ -149,6 +159,14 @@ function configure(op: SymOp, k: number, o: BlockEigOptions): Config {
   }
   const tol = o.tol ?? 1e-8;
   if (!(tol > 0)) throw new Error(`blockEig: tol must be positive, got ${tol}`);
+  if (o.valuesFrom) {
+    const { from, tol: t } = o.valuesFrom;
+    if (!Number.isInteger(from) || from < 0 || from >= k || !(t > 0 && t < 1)) {
+      throw new Error(
+        `blockEig: valuesFrom needs an integer from in 0..${k - 1} and a tol in (0, 1), got from = ${from}, tol = ${t}`,
+      );
+    }
+  }
   if (o.X0 && (o.X0.rows !== n || o.X0.cols > b)) {
     throw new Error(
       `blockEig: X0 is ${o.X0.rows}x${o.X0.cols}, expected ${n} rows and ≤ ${b} columns`,
@@ -163,6 +181,7 @@ function configure(op: SymOp, k: number, o: BlockEigOptions): Config {
     b,
     sign: (o.which ?? 'largest') === 'largest' ? 1 : -1,
     tol,
+    valuesFrom: o.valuesFrom ?? null,
     maxIter: o.maxIter ?? 300,
     maxDegree: Math.max(MIN_DEGREE, o.maxDegree ?? 60),
     dense: n <= (o.denseBelow ?? 200) || 2 * b >= n,
@@ -252,7 +271,7 @@ function denseSolve(A: SymOp, cfg: Config): BlockEigResult {
 // Iterative path
 
 function chebyshevSolve(A: SymOp, cfg: Config, o: BlockEigOptions): BlockEigResult {
-  const { n, k, b, tol } = cfg;
+  const { n, k, b } = cfg;
   const w = allocate(n, b);
   let matvecs = 0;
   const bnd = initialBounds(A, cfg, o, w);
@@ -269,7 +288,7 @@ function chebyshevSolve(A: SymOp, cfg: Config, o: BlockEigOptions): BlockEigResu
   let nc: number;
   for (;;) {
     residualsInto(w, n, b);
-    nc = leadingConverged(w.res, k, tol * bnd.norm);
+    nc = leadingConverged(w, cfg, bnd.norm);
     if (nc >= k || iterations >= cfg.maxIter) break;
     iterations++;
     widen(bnd, w.theta, b);

@@ -28,6 +28,7 @@ export type CsrBackend = 'wasm' | 'ts';
 interface CsrWasm {
   readonly spmm: (...args: number[]) => void;
   readonly cheb: (...args: number[]) => void;
+  readonly defl: (...args: number[]) => void;
   readonly rows: (...args: number[]) => void;
   readonly memory: WasmMemory;
   /** The S whose arrays lie at the start of the memory, and the byte offsets of its parts. */
@@ -70,18 +71,20 @@ function instantiate(): CsrWasm | null {
   try {
     if (!api || !api.validate(CSR_WASM)) return null;
     const inst = new api.Instance(new api.Module(CSR_WASM), {});
-    const { spmm, rows, cheb } = inst.exports;
+    const { spmm, rows, cheb, defl } = inst.exports;
     const memory = inst.exports.memory as CsrWasm['memory'] | undefined;
     if (
       typeof spmm !== 'function' ||
       typeof rows !== 'function' ||
       typeof cheb !== 'function' ||
+      typeof defl !== 'function' ||
       !memory
     )
       return null;
     return {
       spmm: spmm as CsrWasm['spmm'],
       cheb: cheb as CsrWasm['cheb'],
+      defl: defl as CsrWasm['defl'],
       rows: rows as CsrWasm['rows'],
       memory,
       last: null,
@@ -215,11 +218,12 @@ export function csrTimesBlock(S: Csr, x: Float64Array, y: Float64Array, b: numbe
  * A Chebyshev filter's blocks (n × b each) held in the module's memory beside S, so that a step
  * of the filter copies nothing in or out: `cheb` (csr.wat) forms next ← f·((S·cur − T) − c·cur) −
  * g·prev in one pass per row chunk, the bits of csrTimesBlock followed by blockeig-filter.ts's
- * combination. The blocks are in the order S is stored (its band order for n ≥ BAND_MIN rows):
- * `toStored` moves other row-indexed blocks (the deflation's locked vectors) into it.
+ * combination. The blocks are in the order S is stored (its band order for n ≥ BAND_MIN rows).
+ * The deflation of locked vectors X (`lock`, then `deflate` before a step) runs in the module too
+ * (`defl`), the same bits as `deflateTs` on the same row order.
  */
 export interface CsrFilter {
-  /** Whether rows are in a band order (then `toStored` permutes, else it copies). */
+  /** Whether rows are in a band order (the deflation's sums then run in that order). */
   readonly permuted: boolean;
   /** dst (n × cols) ← src's rows in the stored order. */
   toStored(src: Float64Array, cols: number, dst: Float64Array): void;
@@ -227,10 +231,49 @@ export interface CsrFilter {
   current(): Float64Array;
   /** The block T to subtract in the next step (stored order): a view valid until that step. */
   term(): Float64Array;
+  /** Holds X (n × nc, S's own row order) as the locked vectors `deflate` uses. */
+  lock(X: Float64Array, nc: number): void;
+  /** T ← X·diag(scale)·(Xᵀ·current): the term the next step subtracts. */
+  deflate(scale: Float64Array): void;
   /** next ← f·((S·cur − T) − c·cur) − g·prev (T only with `useTerm`, prev only with `usePrev`). */
   step(c: number, f: number, g: number, usePrev: boolean, useTerm: boolean): void;
   /** out (n × b, S's own row order) ← the current block. */
   finish(out: Float64Array): void;
+}
+
+/**
+ * T (rows × b) ← X·diag(scale)·(Xᵀ·cur) for X (rows × nc), in the order of csr.wat's `defl`:
+ * C = Xᵀ·cur summed from zero over the rows in order, row p of C times scale[p], then each
+ * T[i, j] = Σ_p X[i, p]·C[p, j] from zero. `C` is scratch (≥ nc·b).
+ */
+export function deflateTs(
+  X: Float64Array,
+  nc: number,
+  cur: Float64Array,
+  b: number,
+  scale: Float64Array,
+  C: Float64Array,
+  T: Float64Array,
+  rows: number,
+): void {
+  C.fill(0, 0, nc * b);
+  for (let i = 0; i < rows; i++) {
+    for (let p = 0; p < nc; p++) {
+      const x = X[i * nc + p]!;
+      for (let j = 0; j < b; j++) C[p * b + j]! += x * cur[i * b + j]!;
+    }
+  }
+  for (let p = 0; p < nc; p++) {
+    const d = scale[p]!;
+    for (let j = 0; j < b; j++) C[p * b + j]! *= d;
+  }
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < b; j++) {
+      let t = 0;
+      for (let p = 0; p < nc; p++) t += X[i * nc + p]! * C[p * b + j]!;
+      T[i * b + j] = t;
+    }
+  }
 }
 
 /** Rows per chunk of `cheb` (its scratch holds CHEB_ROWS·b values). */
@@ -253,7 +296,9 @@ export function csrFilter(S: Csr, Y0: Float64Array, b: number): CsrFilter | null
   const pt = base + 3 * block;
   const pscr = pt + block;
   const pz = pscr + 8 * CHEB_ROWS * b;
-  if (w.last !== S || !reserve(w, pz + (w.perm ? block : 0))) return null;
+  // Past the staging block: the locked vectors (n × nc), the deflation's C (nc × b), the scales.
+  const px = pz + (w.perm ? block : 0);
+  if (w.last !== S || !reserve(w, px)) return null;
   const perm = w.perm;
   const f64 = (at: number, len: number): Float64Array => new Float64Array(w.memory.buffer, at, len);
   const check = (): void => {
@@ -267,20 +312,44 @@ export function csrFilter(S: Csr, Y0: Float64Array, b: number): CsrFilter | null
   }
   // Slots of prev, cur and next among ps.
   let [ip, ic, inx] = [2, 0, 1];
+  let nc = 0;
+  let pc = px;
+  let pd = px;
+  let held: Float64Array | null = null;
+  const toStored = (src: Float64Array, cols: number, dst: Float64Array): void => {
+    if (!perm) {
+      dst.set(src.subarray(0, n * cols));
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const o = perm[i]! * cols;
+      for (let j = 0; j < cols; j++) dst[i * cols + j] = src[o + j]!;
+    }
+  };
   return {
     permuted: perm !== null,
-    toStored(src, cols, dst) {
-      if (!perm) {
-        dst.set(src.subarray(0, n * cols));
-        return;
-      }
-      for (let i = 0; i < n; i++) {
-        const o = perm[i]! * cols;
-        for (let j = 0; j < cols; j++) dst[i * cols + j] = src[o + j]!;
-      }
-    },
+    toStored,
     current: () => f64(ps[ic]!, n * b),
     term: () => f64(pt, n * b),
+    lock(X, cols) {
+      check();
+      nc = cols;
+      pc = px + 8 * n * nc;
+      pd = pc + 8 * nc * b;
+      // Past MAX_BYTES the locked vectors stay in TypeScript and deflateTs runs on the blocks.
+      held = reserve(w, pd + 8 * nc) ? null : new Float64Array(n * nc);
+      toStored(X, nc, held ?? f64(px, n * nc));
+    },
+    deflate(scale) {
+      check();
+      if (held) {
+        const C = new Float64Array(nc * b);
+        deflateTs(held, nc, f64(ps[ic]!, n * b), b, scale, C, f64(pt, n * b), n);
+        return;
+      }
+      f64(pd, nc).set(scale.subarray(0, nc));
+      w.defl(px, ps[ic]!, pt, pc, pd, n, nc, b);
+    },
     step(c, f, g, usePrev, useTerm) {
       check();
       const flags = (usePrev ? 1 : 0) | (useTerm ? 2 : 0);

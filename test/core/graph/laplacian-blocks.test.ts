@@ -128,6 +128,22 @@ describe('laplacian bottom pairs by components', () => {
     check(graph(sizes, 3, 0.15, 4), 6);
   });
 
+  it("components started from the rows of a nearby graph's stacked blocks", () => {
+    // Two components past the eigensolver's dense size (200); the nearby graph has the same pattern with weights scaled per entry.
+    const sizes = [DENSE_MAX + 70, DENSE_MAX + 95, 7];
+    const S = graph(sizes, 3, 0, 6);
+    const near: Csr = { ...S, data: S.data.map((x, p) => x * (1 + 0.05 * Math.sin(p))) };
+    const c = 4;
+    const prev = laplacianBottomPairs(near, c, 'sparse', null);
+    // The previous solve went by components: its warm start is their blocks side by side.
+    expect(prev.components).toBe(3);
+    expect(prev.warm.cols).toBeGreaterThan(c);
+    check(S, c, prev.warm);
+    // And a stacked block as the start of a solve on a connected graph.
+    const joined = graph([S.rows], 3, 0, 7);
+    check(joined, c, laplacianBottomPairs(graph(sizes, 3, 0, 8), c, 'sparse', null).warm);
+  });
+
   it('one connected graph, from a warm start and from none', () => {
     const S = graph([DENSE_MAX + 60], 3, 0, 5);
     const c = 5;

@@ -304,6 +304,37 @@ describe('the Chebyshev filter inside the CSR kernel (csrFilter) against the pla
   });
 });
 
+describe('valuesFrom: the last wanted value in a cluster just below the unwanted ones', () => {
+  // diag(0.01, …, 0.05, 0.5, 0.5005, …, 0.503, then 0.6 … 2): the 6th smallest is 5e-4 from the
+  // 7th, inside the block's guard, so its vector converges slowly while its value does not.
+  const n = 400;
+  const d = Float64Array.from({ length: n }, (_, i) =>
+    i < 5 ? 0.01 * (i + 1) : i < 12 ? 0.5 + 5e-4 * (i - 5) : 0.6 + (1.4 * (i - 12)) / (n - 13),
+  );
+  const A = csrOp({
+    rows: n,
+    cols: n,
+    indptr: Int32Array.from({ length: n + 1 }, (_, i) => i),
+    indices: Int32Array.from({ length: n }, (_, i) => i),
+    data: d,
+  });
+  it('five pairs to 1e-12·‖A‖, the sixth to 1e-6·|θ| with its value to (1e-6·θ)²/δ, in fewer products', () => {
+    const full = blockEig(A, 6, { which: 'smallest', tol: 1e-12 });
+    const r = blockEig(A, 6, { which: 'smallest', tol: 1e-12, valuesFrom: { from: 5, tol: 1e-6 } });
+    expect(r.converged).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      expect(r.residualNorms[i], `pair ${i}`).toBeLessThan(2e-12);
+      expect(Math.abs(r.values[i]! - d[i]!), `λ_${i + 1}`).toBeLessThan(1e-15);
+    }
+    const th = r.values[5]!;
+    expect(r.residualNorms[5]).toBeLessThan(1e-6 * th);
+    // Stopped well before the vector's tolerance, and the value is still within the bound.
+    expect(r.residualNorms[5]).toBeGreaterThan(2e-12);
+    expect(Math.abs(th - d[5]!)).toBeLessThan((1e-6 * th) ** 2 / 5e-4);
+    expect(r.matvecs).toBeLessThan(0.8 * full.matvecs);
+  });
+});
+
 describe('blockEig errors', () => {
   const A = denseOp(mat(3, 3, [2, 0, 0, 0, 1, 0, 0, 0, 0]));
   it('rejects bad k, block size, X0 and bounds with a message naming the argument', () => {
@@ -313,6 +344,10 @@ describe('blockEig errors', () => {
     expect(() => blockEig(A, 1, { X0: mat(2, 1, [1, 0]) })).toThrow(/X0 is 2x1/);
     expect(() => blockEig(A, 1, { bounds: { lower: 1, upper: 0 } })).toThrow(/not an interval/);
     expect(() => denseOp(mat(2, 3, [0, 0, 0, 0, 0, 0]))).toThrow(/not square/);
+    expect(() => blockEig(A, 2, { valuesFrom: { from: 2, tol: 1e-6 } })).toThrow(
+      /valuesFrom needs an integer from in 0\.\.1/,
+    );
+    expect(() => blockEig(A, 2, { valuesFrom: { from: 1, tol: 0 } })).toThrow(/tol in \(0, 1\)/);
   });
   it('stops with a message when the operator returns NaN', () => {
     const bad: SymOp = { n: 300, apply: (_X, Y) => Y.data.fill(NaN) };

@@ -12,6 +12,7 @@ import {
   csrBackend,
   csrFilter,
   csrTimesBlock,
+  deflateTs,
   setCsrBackend,
 } from '../../../src/core/linalg/csr-kernel';
 import type { Csr } from '../../../src/core/linalg/types';
@@ -242,6 +243,67 @@ describe('csrFilter (Chebyshev steps on blocks kept in the kernel)', () => {
     const out = new Float64Array(n * b);
     session.finish(out);
     expect(differing(out, want)).toBe(0);
+  });
+
+  it('deflates locked vectors with the bits of deflateTs, which match a plain triple loop', () => {
+    const n = 150;
+    for (const [b, nc] of [
+      [1, 0],
+      [2, 1],
+      [5, 3],
+      [8, 7],
+      [11, 4],
+      [2, 5],
+      [1, 9],
+    ] as const) {
+      const Y0 = randBlock(n, b, 60 + b);
+      const X = randBlock(n, nc, 70 + b);
+      const scale = Float64Array.from({ length: nc }, (_, p) => 0.5 - 0.3 * p);
+      const session = csrFilter(randCsr(n, n, 0.06, 8), Y0, b)!;
+      session.lock(X, nc);
+      session.deflate(scale);
+      // Plain loops: C = Xᵀ·Y0 (rows in order), times the scales, then X·C.
+      const C = new Float64Array(nc * b);
+      for (let i = 0; i < n; i++)
+        for (let p = 0; p < nc; p++)
+          for (let j = 0; j < b; j++) C[p * b + j]! += X[i * nc + p]! * Y0[i * b + j]!;
+      for (let p = 0; p < nc; p++) for (let j = 0; j < b; j++) C[p * b + j]! *= scale[p]!;
+      const want = new Float64Array(n * b);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < b; j++) {
+          let t = 0;
+          for (let p = 0; p < nc; p++) t += X[i * nc + p]! * C[p * b + j]!;
+          want[i * b + j] = t;
+        }
+      const ts = new Float64Array(n * b);
+      deflateTs(X, nc, Y0, b, scale, new Float64Array(nc * b), ts, n);
+      expect(differing(ts, want), `b = ${b}, nc = ${nc}`).toBe(0);
+      expect(differing(session.term(), want), `b = ${b}, nc = ${nc}`).toBe(0);
+    }
+  });
+
+  it("deflates in the band order: the rows of the term are those of S's own order, moved", () => {
+    const n = 9000;
+    const S = scatteredSymmetric(n, 9);
+    const b = 5;
+    const nc = 3;
+    const Y0 = randBlock(n, b, 3);
+    const X = randBlock(n, nc, 4);
+    const scale = Float64Array.from([0.7, -0.2, 1.3]);
+    const session = csrFilter(S, Y0, b)!;
+    expect(session.permuted).toBe(true);
+    session.lock(X, nc);
+    session.deflate(scale);
+    const plain = new Float64Array(n * b);
+    deflateTs(X, nc, Y0, b, scale, new Float64Array(nc * b), plain, n);
+    const moved = new Float64Array(n * b);
+    session.toStored(plain, b, moved);
+    // The sums over rows run in the band order there: equal to rounding.
+    let worst = 0;
+    const term = session.term();
+    for (let q = 0; q < n * b; q++) worst = Math.max(worst, Math.abs(term[q]! - moved[q]!));
+    expect(worst).toBeLessThan(1e-9);
+    expect(worst).toBeGreaterThan(0);
   });
 
   it('is not offered by the TypeScript kernel', () => {

@@ -17,6 +17,12 @@
 ;; chunk's contiguous 64·b values, two at a time. Separate IEEE operations in the order of
 ;; blockeig-filter.ts's applyShifted (subtract T) and combine (f·(z − c·y) − g·x), so the same bits.
 ;;
+;; defl(px, pcur, pt, pc, pd, rows, nc, b): the deflation term of the filter (blockeig-filter.ts),
+;; T ← X·diag(d)·(Xᵀ·cur) for X (rows × nc) at px, cur and T (rows × b) at pcur and pt, d (nc) at
+;; pd and the scratch C (nc × b) at pc. C[p, :] is summed from zero over the rows in order (each
+;; term x·y then +), scaled by d[p], and T[i, j] = Σ_p X[i, p]·C[p, j] from zero in p's order:
+;; separate IEEE operations, two columns per f64x2, the same bits as `deflateTs` in csr-kernel.ts.
+;;
 ;; Row i of Y is Σ_p v_p · X[i_p, :] over the row's entries. The columns go 8 at a time (four
 ;; f64x2 accumulators), then 4, 2 and 1 (as csrTimesBlock in linop.ts): each entry costs one
 ;; splat and, per pair of columns, one load, one f64x2.mul and one f64x2.add. Products and sums
@@ -224,4 +230,116 @@
             (f64.store (i32.add (local.get $pnext) (local.get $off)) (local.get $x))))
         (local.set $r0 (i32.add (local.get $r0) (i32.const 64)))
         (br $chunk))))
+
+  ;; The deflation term (see the header).
+  (func (export "defl")
+    (param $px i32) (param $pcur i32) (param $pt i32) (param $pc i32) (param $pd i32)
+    (param $rows i32) (param $nc i32) (param $b i32)
+    (local $i i32) (local $p i32) (local $j i32) (local $k i32) (local $bBytes i32) (local $b2 i32)
+    (local $xr i32) (local $yr i32) (local $cr i32) (local $o i32)
+    (local $x v128) (local $s v128) (local $xs f64) (local $t f64)
+    (local.set $bBytes (i32.shl (local.get $b) (i32.const 3)))
+    (local.set $b2 (i32.and (local.get $b) (i32.const -2)))
+    ;; C ← 0.
+    (local.set $k (i32.const 0))
+    (block $zDone
+      (loop $zLoop
+        (br_if $zDone (i32.ge_s (local.get $k) (i32.mul (local.get $nc) (local.get $bBytes))))
+        (f64.store (i32.add (local.get $pc) (local.get $k)) (f64.const 0))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
+        (br $zLoop)))
+    ;; C[p, :] += X[i, p]·cur[i, :], rows in order.
+    (local.set $i (i32.const 0))
+    (block $iDone
+      (loop $iLoop
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $rows)))
+        (local.set $xr (i32.add (local.get $px) (i32.shl (i32.mul (local.get $i) (local.get $nc)) (i32.const 3))))
+        (local.set $yr (i32.add (local.get $pcur) (i32.mul (local.get $i) (local.get $bBytes))))
+        (local.set $p (i32.const 0))
+        (block $pDone
+          (loop $pLoop
+            (br_if $pDone (i32.ge_s (local.get $p) (local.get $nc)))
+            (local.set $xs (f64.load (i32.add (local.get $xr) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $x (f64x2.splat (local.get $xs)))
+            (local.set $cr (i32.add (local.get $pc) (i32.mul (local.get $p) (local.get $bBytes))))
+            (local.set $j (i32.const 0))
+            (block $jDone
+              (loop $jLoop
+                (br_if $jDone (i32.ge_s (local.get $j) (local.get $b2)))
+                (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+                (v128.store (i32.add (local.get $cr) (local.get $o))
+                  (f64x2.add (v128.load (i32.add (local.get $cr) (local.get $o)))
+                    (f64x2.mul (local.get $x) (v128.load (i32.add (local.get $yr) (local.get $o))))))
+                (local.set $j (i32.add (local.get $j) (i32.const 2)))
+                (br $jLoop)))
+            (if (i32.lt_s (local.get $j) (local.get $b))
+              (then
+                (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+                (f64.store (i32.add (local.get $cr) (local.get $o))
+                  (f64.add (f64.load (i32.add (local.get $cr) (local.get $o)))
+                    (f64.mul (local.get $xs) (f64.load (i32.add (local.get $yr) (local.get $o))))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $pLoop)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $iLoop)))
+    ;; C[p, :] ← d[p]·C[p, :].
+    (local.set $p (i32.const 0))
+    (block $sDone
+      (loop $sLoop
+        (br_if $sDone (i32.ge_s (local.get $p) (local.get $nc)))
+        (local.set $xs (f64.load (i32.add (local.get $pd) (i32.shl (local.get $p) (i32.const 3)))))
+        (local.set $cr (i32.add (local.get $pc) (i32.mul (local.get $p) (local.get $bBytes))))
+        (local.set $k (i32.const 0))
+        (block $kDone
+          (loop $kLoop
+            (br_if $kDone (i32.ge_s (local.get $k) (local.get $bBytes)))
+            (f64.store (i32.add (local.get $cr) (local.get $k))
+              (f64.mul (f64.load (i32.add (local.get $cr) (local.get $k))) (local.get $xs)))
+            (local.set $k (i32.add (local.get $k) (i32.const 8)))
+            (br $kLoop)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $sLoop)))
+    ;; T[i, :] ← Σ_p X[i, p]·C[p, :].
+    (local.set $i (i32.const 0))
+    (block $tDone
+      (loop $tLoop
+        (br_if $tDone (i32.ge_s (local.get $i) (local.get $rows)))
+        (local.set $xr (i32.add (local.get $px) (i32.shl (i32.mul (local.get $i) (local.get $nc)) (i32.const 3))))
+        (local.set $yr (i32.add (local.get $pt) (i32.mul (local.get $i) (local.get $bBytes))))
+        (local.set $j (i32.const 0))
+        (block $jDone
+          (loop $jLoop
+            (br_if $jDone (i32.ge_s (local.get $j) (local.get $b2)))
+            (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+            (local.set $s (v128.const i64x2 0 0))
+            (local.set $p (i32.const 0))
+            (block $pDone
+              (loop $pLoop
+                (br_if $pDone (i32.ge_s (local.get $p) (local.get $nc)))
+                (local.set $s (f64x2.add (local.get $s)
+                  (f64x2.mul
+                    (v128.load64_splat (i32.add (local.get $xr) (i32.shl (local.get $p) (i32.const 3))))
+                    (v128.load (i32.add (i32.add (local.get $pc) (i32.mul (local.get $p) (local.get $bBytes))) (local.get $o))))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $pLoop)))
+            (v128.store (i32.add (local.get $yr) (local.get $o)) (local.get $s))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (br $jLoop)))
+        (if (i32.lt_s (local.get $j) (local.get $b))
+          (then
+            (local.set $o (i32.shl (local.get $j) (i32.const 3)))
+            (local.set $t (f64.const 0))
+            (local.set $p (i32.const 0))
+            (block $pDone
+              (loop $pLoop
+                (br_if $pDone (i32.ge_s (local.get $p) (local.get $nc)))
+                (local.set $t (f64.add (local.get $t)
+                  (f64.mul
+                    (f64.load (i32.add (local.get $xr) (i32.shl (local.get $p) (i32.const 3))))
+                    (f64.load (i32.add (i32.add (local.get $pc) (i32.mul (local.get $p) (local.get $bBytes))) (local.get $o))))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $pLoop)))
+            (f64.store (i32.add (local.get $yr) (local.get $o)) (local.get $t))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $tLoop))))
 )
