@@ -9,7 +9,7 @@ import { viewGraphTask, type ViewGraphTaskInput } from './cgl/cgl';
 import { amglGraphsTask, type AmglGraphsTaskInput } from './amgl/amgl';
 import { viewGraphsTask, type ViewGraphsTaskInput } from './mvgl/mvgl';
 import { kernelsTask, type KernelsTaskInput } from './mlrssc/kernels';
-import { endTask as mlrsscEnd, thresholdTask, type ThresholdTaskInput } from './mlrssc/mlrssc';
+import { endTask as mlrsscEnd, thresholdsTask, type ThresholdsTaskInput } from './mlrssc/mlrssc';
 
 export const SOLVER_TASKS = {
   /** One pass of the CGL / CGMVC-NC H-step for the helper's views. */
@@ -26,8 +26,8 @@ export const SOLVER_TASKS = {
   'mvgl.views': (input: ViewGraphsTaskInput) => viewGraphsTask(input),
   /** MLRSSC's kernels of the views this helper claims. */
   'mlrssc.kernels': (input: KernelsTaskInput) => kernelsTask(input),
-  /** One view's singular-value threshold of an MLRSSC iteration (the helper's of a pair). */
-  'mlrssc.threshold': (input: ThresholdTaskInput) => thresholdTask(input),
+  /** The singular-value thresholds of an MLRSSC iteration that the helper claims. */
+  'mlrssc.thresholds': (input: ThresholdsTaskInput) => thresholdsTask(input),
   /** The end of an MLRSSC solve: the helper drops its buffers. */
   'mlrssc.end': () => mlrsscEnd(),
 } as const;

@@ -61,11 +61,12 @@ export interface ViewIterates {
 /**
  * The end of a view's iteration, as the reference: Λ2 += μ(A − C2), Λ3 += μ(A − C1),
  * Λ4 += μ(A − C3), and res (the iteration's four residuals, maxima over views) raised to this
- * view's max|A − C1|, max|A − C2|, max|A − C3|, max|A − A_prev|.
+ * view's max|A − C1|, max|A − C2|, max|A − C3|, max|A − A_prev| (the last left to the caller
+ * when aPrev is null).
  */
 export function multiplierStep(
   a: Float64Array,
-  aPrev: Float64Array,
+  aPrev: Float64Array | null,
   { c1, c2, c3, l2, l3, l4 }: ViewIterates,
   mu: number,
   res: number[],
@@ -85,7 +86,7 @@ export function multiplierStep(
     r1 = Math.max(r1, Math.abs(d1));
     r2 = Math.max(r2, Math.abs(d2));
     r3 = Math.max(r3, Math.abs(d3));
-    r4 = Math.max(r4, Math.abs(x - aPrev[i]!));
+    if (aPrev) r4 = Math.max(r4, Math.abs(x - aPrev[i]!));
   }
   res[0] = Math.max(res[0]!, r1);
   res[1] = Math.max(res[1]!, r2);

@@ -231,13 +231,13 @@ const KERNEL_WORKSPACE = 2 ** 20;
  * prefix instead); C*, the agreement sum, B, A_prev and the
  * inverse's scratch (5); the SVT's U, V, the SVD's working copies and the recomposition's
  * factors (8); on the 'fast' path the Gram route's BᵀB, recomposition matrix and polar factor
- * (3) and, for a helper thread sharing the thresholds, a second spare A, its argument, its Gram
- * buffers and its SVD's peak (13; counted whether or not the host has a helper); C and the
+ * (3) and, for a helper thread sharing the thresholds, its argument, its Gram buffers and its
+ * SVD's peak (12; counted whether or not the host has a helper); C and the
  * affinity (2); N and the eigensolver's copies (3); a kernel's build (the Gram matrix, the
  * distances and their sorted copy: 3).
  */
 export function mlrsscSquares(V: number, variant: Variant, path: 'fast' | 'dense'): number {
-  if (path === 'fast') return 9 * V + 5 + 8 + 3 + 13 + 2 + 3 + 3;
+  if (path === 'fast') return 9 * V + 5 + 8 + 3 + 12 + 2 + 3 + 3;
   return 8 * V + (variant === 'pairwise' ? V : 0) + 5 + 8 + 2 + 3 + 3;
 }
 

@@ -10,8 +10,9 @@
  * (inverse.ts); the singular-value threshold through the eigendecomposition of BᵀB where its
  * accuracy test allows, else the Golub–Kahan SVD (prox/svt-gram.ts), and in the first iteration
  * from the kernels' eigenpairs where their accuracy allows (inverse.ts); with a helper thread, the
- * views' thresholds two at a time (the views of an iteration are independent until the
- * centroid; the same bits as on one thread); the pairwise sum over the other views from a
+ * views' thresholds shared, the helper taking each view as soon as this thread has prepared it
+ * (a view's threshold reads only its own A and Λ3; the same bits as on one thread); the
+ * multipliers once every threshold is in; the pairwise sum over the other views from a
  * running prefix (no copy of the C2); buffers allocated once per solve (footprint.ts counts them).
  * 'dense': Cholesky of K + 3μI every iteration and a full SVD per threshold (dense.ts, the
  * reference's arithmetic, kept for tests).
@@ -128,39 +129,113 @@ export function thresholdInto(
   return { rank, svd: true, tryGram: gramVerdict(sv, nextTau, n) >= 0 };
 }
 
-/** Input of the helper task 'mlrssc.threshold': one view's threshold over shared memory. */
-export interface ThresholdTaskInput {
+/**
+ * Input of the helper task 'mlrssc.thresholds': the thresholds of one iteration that the helper
+ * claims. Every array is in shared memory. The helper reads A_v and Λ3_v of a view once the
+ * solver thread has prepared it, forms the argument A_v + Λ3_v/μ in its own buffer and writes
+ * C1_v in place.
+ */
+export interface ThresholdsTaskInput {
   readonly n: number;
-  /** X (n, n) and out (n, n), in shared memory: the helper writes C1 in place. */
-  readonly x: Float64Array;
-  readonly out: Float64Array;
+  readonly mu: number;
   readonly tau: number;
   readonly nextTau: number;
-  readonly gram: boolean;
+  /** Per view: A_v, Λ3_v and C1_v (n, n). */
+  readonly a: readonly Float64Array[];
+  readonly l3: readonly Float64Array[];
+  readonly c1: readonly Float64Array[];
+  /** Per view, whether its threshold tries the Gram route. */
+  readonly gram: readonly boolean[];
   /** Whether the solve uses the Gram route at all (svt: 'gram'). */
   readonly gramRoute: boolean;
+  /** The views to threshold, ascending (the order in which they are prepared). */
+  readonly order: readonly number[];
+  /** [claim counter, number of views prepared, stop flag] (see `claimThresholds`). */
+  readonly sync: Int32Array;
 }
 
-/** The helper's buffers, kept between the tasks of a solve and dropped by 'mlrssc.end'. */
-let helperWork: { n: number; work: SvtGramWork; sv: Float64Array } | null = null;
+/** Slots of `ThresholdsTaskInput.sync`. */
+const CLAIM = 0;
+const PREPARED = 1;
+const STOP = 2;
 
-/** A helper's share of an MLRSSC iteration: one view's threshold (see `thresholdInto`). */
-export function thresholdTask(input: ThresholdTaskInput): ThresholdOutcome {
+/** The helper's buffers, kept between the tasks of a solve and dropped by 'mlrssc.end'. */
+let helperWork: { n: number; work: SvtGramWork; sv: Float64Array; x: Float64Array } | null = null;
+
+/**
+ * The threshold argument X = A + Λ3/μ of a view into x, and its threshold into c1 (see
+ * `thresholdInto`); the same arithmetic on either thread.
+ */
+function thresholdView(
+  n: number,
+  a: Float64Array,
+  l3: Float64Array,
+  mu: number,
+  x: Float64Array,
+  input: Pick<ThresholdsTaskInput, 'tau' | 'nextTau' | 'gramRoute'>,
+  gram: boolean,
+  work: SvtGramWork | null,
+  c1: Float64Array,
+  sv: Float64Array,
+): ThresholdOutcome {
+  const nn = n * n;
+  for (let i = 0; i < nn; i++) x[i] = a[i]! + l3[i]! / mu;
+  const sq = (data: Float64Array): Mat => ({ rows: n, cols: n, data });
+  return thresholdInto(sq(x), input.tau, input.nextTau, gram, work, sq(c1), sv);
+}
+
+/**
+ * The thresholds this thread claims: each claimed view, once the solver thread has prepared it
+ * (sync[PREPARED] > view; the helper sleeps on that slot meanwhile), thresholded with x as the
+ * argument's buffer. Stops early when sync[STOP] is set (the solver thread failed).
+ */
+function claimThresholds(
+  input: ThresholdsTaskInput,
+  x: Float64Array,
+  work: SvtGramWork | null,
+  sv: Float64Array,
+): [number, ThresholdOutcome][] {
+  const { order, sync } = input;
+  const out: [number, ThresholdOutcome][] = [];
+  for (let k = Atomics.add(sync, CLAIM, 1); k < order.length; k = Atomics.add(sync, CLAIM, 1)) {
+    const v = order[k]!;
+    for (;;) {
+      if (Atomics.load(sync, STOP) !== 0) return out;
+      const prepared = Atomics.load(sync, PREPARED);
+      if (prepared > v) break;
+      Atomics.wait(sync, PREPARED, prepared);
+    }
+    const o = thresholdView(
+      input.n,
+      input.a[v]!,
+      input.l3[v]!,
+      input.mu,
+      x,
+      input,
+      input.gram[v]!,
+      work,
+      input.c1[v]!,
+      sv,
+    );
+    out.push([v, o]);
+  }
+  return out;
+}
+
+/** A helper's share of an MLRSSC iteration: the thresholds it claims (see `claimThresholds`). */
+export function thresholdsTask(input: ThresholdsTaskInput): [number, ThresholdOutcome][] {
   const { n } = input;
   if (!helperWork || helperWork.n !== n) {
     helperWork = null;
-    helperWork = { n, work: svtGramWork(n), sv: new Float64Array(n) };
+    helperWork = {
+      n,
+      work: svtGramWork(n),
+      sv: new Float64Array(n),
+      x: new Float64Array(n * n),
+    };
   }
-  const sq = (data: Float64Array): Mat => ({ rows: n, cols: n, data });
-  return thresholdInto(
-    sq(input.x),
-    input.tau,
-    input.nextTau,
-    input.gram,
-    input.gramRoute ? helperWork.work : null,
-    sq(input.out),
-    helperWork.sv,
-  );
+  const w = helperWork;
+  return claimThresholds(input, w.x, input.gramRoute ? w.work : null, w.sv);
 }
 
 /** The end of a solve whose thresholds a helper shared: the helper drops its buffers. */
@@ -177,28 +252,29 @@ function* mlrsscFast(
   const n = K[0]!.rows;
   const nn = n * n;
   const inverse = kernelInverse(K, o.factors, (m) => m >= o.maxMu || o.rho <= 1);
-  // With a helper thread, the views' thresholds run two at a time (this thread's and the
-  // helper's): within an iteration a view reads only the other views' previous C2 (pairwise) or
-  // the previous centroid, so views are independent until the centroid. The helper's input and
-  // output live in shared memory.
+  // With a helper thread, the views' thresholds are shared between this thread and the helper:
+  // within an iteration a view's threshold reads only its own A and Λ3, and no view's update
+  // reads another's C1 or multipliers, so this thread prepares every view in turn (A, C3, C2;
+  // C3 reads the other views' C2) while the helper thresholds the views already prepared; this
+  // thread then claims the thresholds left, and the multipliers follow. A, Λ3 and C1 live in
+  // shared memory. The bits do not depend on which thread thresholded which view.
   const pool = V >= 2 && nn >= PARALLEL_MIN ? threadPool() : null;
   const shared = pool !== null;
   const sharedSquare = (): Mat => ({ rows: n, cols: n, data: float64Array(nn, shared) });
-  const A = K.map(() => square(n));
+  const A = K.map(() => sharedSquare());
   const C1 = K.map(() => sharedSquare());
   const C2 = K.map(() => square(n));
   const C3 = K.map(() => square(n));
   const L2 = K.map(() => square(n));
-  const L3 = K.map(() => square(n));
+  const L3 = K.map(() => sharedSquare());
   const L4 = K.map(() => square(n));
   // Cstar (centroid) or the sum Σ_w C2_w of the previous iteration (pairwise).
   const S = square(n);
+  // The right-hand side of the inverse, the pairwise sum, then this thread's threshold argument.
   const B = square(n);
-  // Spare A buffers (one per view in flight): the new A goes there, the old stays for max|A − A_prev|.
-  const spare = [square(n)];
-  // The helper's threshold input (the solver thread's own is B).
-  const X0 = shared ? sharedSquare() : null;
-  if (shared) spare.push(square(n));
+  // The new A, before it is compared with the old and copied over it.
+  const spare = square(n);
+  const sync = new Int32Array(shared ? new SharedArrayBuffer(12) : new ArrayBuffer(12));
   const gramRoute = (o.svt ?? 'gram') === 'gram';
   const work = gramRoute ? svtGramWork(n) : null;
   const tryGram = new Array<boolean>(V).fill(true);
@@ -212,7 +288,6 @@ function* mlrsscFast(
   let t = 0;
   const { lambda1, lambda2, lambda3 } = o;
   const pairwise = o.variant === 'pairwise';
-  const Aprev: Mat[] = [];
   /** View v's C1, C2, C3, Λ2, Λ3, Λ4 arrays. */
   const iterates = (v: number): ViewIterates => ({
     c1: C1[v]!.data,
@@ -222,11 +297,8 @@ function* mlrsscFast(
     l3: L3[v]!.data,
     l4: L4[v]!.data,
   });
-  /**
-   * The view's A, C3, C2 and the threshold's argument A + Λ3/μ (into x); the old A into
-   * Aprev[slot], the new one in spare[slot]'s memory.
-   */
-  const prepare = (v: number, slot: number, x: Mat): void => {
+  /** The view's A (res[3] raised to max|A − A_prev|), C3 and C2. */
+  const prepare = (v: number, res: number[]): void => {
     const { c1, c2, c3, l2, l3, l4 } = iterates(v);
     const k = K[v]!.data;
     const s = S.data;
@@ -234,10 +306,15 @@ function* mlrsscFast(
     for (let i = 0; i < nn; i++) {
       b[i] = k[i]! + mu * c2[i]! - l2[i]! + mu * c1[i]! - l3[i]! + mu * c3[i]! - l4[i]!;
     }
-    inverse.apply(v, mu, B, spare[slot]!);
-    Aprev[slot] = A[v]!;
-    A[v] = spare[slot]!;
+    inverse.apply(v, mu, B, spare);
     const a = A[v]!.data;
+    const sp = spare.data;
+    let r4 = 0;
+    for (let i = 0; i < nn; i++) {
+      r4 = Math.max(r4, Math.abs(sp[i]! - a[i]!));
+      a[i] = sp[i]!;
+    }
+    res[3] = Math.max(res[3]!, r4);
     // C3 before C2_v changes. Pairwise, the other views' old C2 are summed in the reference's
     // order, w = 0, 1, … skipping v: the prefix over w < v (kept in s, as C2_w is overwritten)
     // plus the views w > v, not yet updated; then C2_v joins the prefix.
@@ -263,17 +340,13 @@ function* mlrsscFast(
       c2[i] = y > s2 ? y - s2 : y < -s2 ? y + s2 : 0;
     }
     for (let i = 0; i < n; i++) c2[i * n + i] = 0;
-    // The argument of C1 = SVT(A + Λ3/μ, λ1/μ).
-    const xd = x.data;
-    for (let i = 0; i < nn; i++) xd[i] = a[i]! + l3[i]! / mu;
   };
-  /** The view's multipliers and residuals, once C1 is in; the old A's buffer becomes the spare. */
-  const finish = (v: number, slot: number, out: ThresholdOutcome, res: number[]): void => {
+  /** The view's multipliers and residuals, once C1 is in. */
+  const finish = (v: number, out: ThresholdOutcome, res: number[]): void => {
     if (out.svd) fallbacks++;
     tryGram[v] = out.tryGram;
     rankC1[v] = out.rank;
-    multiplierStep(A[v]!.data, Aprev[slot]!.data, iterates(v), mu, res);
-    spare[slot] = Aprev[slot]!;
+    multiplierStep(A[v]!.data, null, iterates(v), mu, res);
   };
   try {
     while (t < o.iterations) {
@@ -290,57 +363,50 @@ function* mlrsscFast(
       // at its own accuracy.
       const final = mu >= o.maxMu || o.rho <= 1;
       // The first iteration's thresholds from the kernels' eigenpairs where they allow
-      // (inverse.ts), planned before any view is prepared; the others as in later iterations.
+      // (inverse.ts), planned before any view is prepared; the others by SVT of A + Λ3/μ.
       const first = t === 1 ? K.map((_, v) => inverse.firstThreshold(v, mu, tau)) : null;
-      for (let v = 0; v < V;) {
-        const closed = first?.[v];
-        if (closed) {
-          prepare(v, 0, B);
-          const rank = closed(C1[v]!, sv);
-          const tryNext = work !== null && gramVerdict(sv, nextTau, n) >= 0;
-          finish(v, 0, { rank, svd: false, tryGram: tryNext }, res);
-          v += 1;
-        } else if (pool && X0 && v + 1 < V && !first?.[v + 1]) {
-          // Views v (the helper's, argument in X0, started as soon as it is ready) and v + 1
-          // (this thread's, argument in B, finished while the helper may still work).
-          prepare(v, 0, X0);
-          const input: ThresholdTaskInput = {
-            n,
-            x: X0.data,
-            out: C1[v]!.data,
-            tau,
-            nextTau,
-            gram: tryGram[v]! && final,
-            gramRoute,
-          };
-          pool.start(0, 'mlrssc.threshold', input);
-          let error: unknown = null;
-          try {
-            prepare(v + 1, 1, B);
-            const mine = thresholdInto(
-              B,
-              tau,
-              nextTau,
-              tryGram[v + 1]! && final,
-              work,
-              C1[v + 1]!,
-              sv,
-            );
-            finish(v + 1, 1, mine, res);
-          } catch (e) {
-            error = e;
+      const outcomes = new Array<ThresholdOutcome>(V);
+      const order = K.map((_, v) => v).filter((v) => !first?.[v]);
+      const input: ThresholdsTaskInput = {
+        n,
+        mu,
+        tau,
+        nextTau,
+        a: A.map((m) => m.data),
+        l3: L3.map((m) => m.data),
+        c1: C1.map((m) => m.data),
+        gram: tryGram.map((g) => g && final),
+        gramRoute,
+        order,
+        sync,
+      };
+      sync.fill(0);
+      const helping = pool !== null && order.length >= 2;
+      if (helping) pool.start(0, 'mlrssc.thresholds', input);
+      let mine: [number, ThresholdOutcome][] = [];
+      let error: unknown = null;
+      try {
+        for (let v = 0; v < V; v++) {
+          prepare(v, res);
+          const closed = first?.[v];
+          if (closed) {
+            const rank = closed(C1[v]!, sv);
+            const tryNext = work !== null && gramVerdict(sv, nextTau, n) >= 0;
+            outcomes[v] = { rank, svd: false, tryGram: tryNext };
           }
-          const theirs = pool.finish(0) as ThresholdOutcome;
-          if (error !== null) throw error;
-          finish(v, 0, theirs, res);
-          v += 2;
-        } else {
-          prepare(v, 0, B);
-          const out = thresholdInto(B, tau, nextTau, tryGram[v]! && final, work, C1[v]!, sv);
-          finish(v, 0, out, res);
-          v += 1;
+          Atomics.store(sync, PREPARED, v + 1);
+          if (helping) Atomics.notify(sync, PREPARED);
         }
+        mine = claimThresholds(input, B.data, work, sv);
+      } catch (e) {
+        error = e;
+        Atomics.store(sync, STOP, 1);
+        if (helping) Atomics.notify(sync, PREPARED);
       }
+      const theirs = helping ? (pool.finish(0) as [number, ThresholdOutcome][]) : [];
+      if (error !== null) throw error;
+      for (const [v, out] of [...mine, ...theirs]) outcomes[v] = out;
+      for (let v = 0; v < V; v++) finish(v, outcomes[v]!, res);
       if (!pairwise) {
         // C* = (C* + λ3 Σ_v C2_v) / (V λ3): the reference adds the previous centroid; kept.
         const s = S.data;
@@ -364,11 +430,11 @@ function* mlrsscFast(
       pool.finish(0);
     }
   }
-  // The result reuses a spare buffer (pairwise: the mean of the C2).
+  // The result reuses the spare buffer (pairwise: the mean of the C2).
   let C: Mat;
   if (!pairwise) C = S;
   else {
-    C = spare[0]!;
+    C = spare;
     C.data.fill(0);
     for (let v = 0; v < V; v++) {
       const c2 = C2[v]!.data;

@@ -6,7 +6,8 @@
  * relative early and the spec's fragile bound late (see `expectClose`), on a toy and on MSRC-v1
  * (linear, code default, first 30 iterations: μ reaches maxMu at iteration 24, so the cached
  * inverse is exercised) and ORL (Gaussian, all 5
- * iterations). And the footprint count against a hand count.
+ * iterations). The helper's threshold task against `thresholdInto` on the same arguments, and
+ * its stop flag. And the footprint count against a hand count.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +20,15 @@ import {
 } from '../../../../src/core/kernels/reference';
 import { denseValues } from '../../../../src/core/solvers/complete';
 import { mlrsscWorkingDoubles } from '../../../../src/core/solvers/mlrssc/footprint';
-import { mlrssc, type MlrsscResult } from '../../../../src/core/solvers/mlrssc/mlrssc';
+import {
+  endTask,
+  mlrssc,
+  thresholdInto,
+  thresholdsTask,
+  type MlrsscResult,
+  type ThresholdsTaskInput,
+} from '../../../../src/core/solvers/mlrssc/mlrssc';
+import { svtGramWork } from '../../../../src/core/prox/svt-gram';
 import { createRng } from '../../../../src/core/random';
 import { loadDataset } from '../../../../src/io/load';
 import { DATASETS } from '../../../helpers/paths';
@@ -116,12 +125,74 @@ describe('fast MLRSSC = dense MLRSSC', () => {
 });
 
 describe('mlrsscWorkingDoubles', () => {
-  it('counts 9 (n, n) arrays per view, 12 shared and 10 more with a helper', () => {
+  it('counts 9 (n, n) arrays per view, 12 shared and 9 more with a helper', () => {
     expect(mlrsscWorkingDoubles(10, 2, 'pairwise', false)).toBe(2 * (900 + 20) + 1200 + 40);
-    expect(mlrsscWorkingDoubles(10, 2, 'pairwise', true)).toBe(2 * (900 + 20) + 1200 + 40 + 1010);
+    expect(mlrsscWorkingDoubles(10, 2, 'pairwise', true)).toBe(2 * (900 + 20) + 1200 + 40 + 910);
     expect(mlrsscWorkingDoubles(10, 1, 'pairwise', true)).toBe(920 + 1240);
     expect(mlrsscWorkingDoubles(2000, 6, 'centroid', true)).toBe(
-      6 * (9 * 4e6 + 4000) + 12 * 4e6 + 8000 + 10 * 4e6 + 2000,
+      6 * (9 * 4e6 + 4000) + 12 * 4e6 + 8000 + 9 * 4e6 + 2000,
     );
+  });
+});
+
+describe('thresholdsTask (the helper share of an iteration)', () => {
+  const n = 12;
+  const V = 3;
+  const rng = createRng(4);
+  const square = (): Float64Array => Float64Array.from({ length: n * n }, () => rng.normal());
+  const a = [square(), square(), square()];
+  const l3 = [square(), square(), square()];
+  const input = (sync: Int32Array, c1: Float64Array[]): ThresholdsTaskInput => ({
+    n,
+    mu: 2,
+    tau: 1.5,
+    nextTau: 1.2,
+    a,
+    l3,
+    c1,
+    gram: [true, false, true],
+    gramRoute: true,
+    order: [0, 2],
+    sync,
+  });
+
+  it('thresholds every listed view once it is prepared: A + Λ3/μ, as thresholdInto', () => {
+    const c1 = [0, 1, 2].map(() => new Float64Array(n * n));
+    const sync = new Int32Array(new SharedArrayBuffer(12));
+    sync[1] = V;
+    const out = thresholdsTask(input(sync, c1));
+    endTask();
+    expect(out.map(([v]) => v)).toEqual([0, 2]);
+    expect(Array.from(c1[1]!)).toEqual(new Array<number>(n * n).fill(0));
+    for (const [v, o] of out) {
+      const x = Float64Array.from(a[v]!, (e, i) => e + l3[v]![i]! / 2);
+      const ref = new Float64Array(n * n);
+      const r = thresholdInto(
+        { rows: n, cols: n, data: x },
+        1.5,
+        1.2,
+        v !== 1,
+        svtGramWork(n),
+        { rows: n, cols: n, data: ref },
+        new Float64Array(n),
+      );
+      expect(o).toEqual(r);
+      expect(o.rank).toBeGreaterThan(0);
+      expect(Array.from(c1[v]!)).toEqual(Array.from(ref));
+    }
+  });
+
+  it('returns what it has done, without waiting, once the stop flag is set', () => {
+    const c1 = [0, 1, 2].map(() => new Float64Array(n * n));
+    const sync = new Int32Array(new SharedArrayBuffer(12));
+    sync[1] = 1; // view 0 prepared, view 2 never will be
+    sync[2] = 1;
+    expect(thresholdsTask(input(sync, c1))).toEqual([]);
+    sync[2] = 0;
+    sync[0] = 0;
+    // Without the flag the task would sleep on view 2; with view 0 only, it stops after it.
+    const first = thresholdsTask({ ...input(sync, c1), order: [0] });
+    endTask();
+    expect(first.map(([v]) => v)).toEqual([0]);
   });
 });

@@ -167,10 +167,10 @@ describe('the footprint: quadratic, and the refusal above the memory limit', () 
   const summary = { n: 20_000, views: [100, 200, 50, 10].map((d) => ({ d, present: 20_000 })) };
 
   it.each([
-    // Fast path: 9 per view (no pairwise C2 copies) + 37 shared (13 of them the helper
+    // Fast path: 9 per view (no pairwise C2 copies) + 36 shared (12 of them the helper
     // thread's share of the thresholds), for both variants.
-    ['mlrssc-pairwise', mlrsscPairwise, 4 * 9 + 37],
-    ['kmlrssc-centroid', kmlrsscCentroid, 4 * 9 + 37],
+    ['mlrssc-pairwise', mlrsscPairwise, 4 * 9 + 36],
+    ['kmlrssc-centroid', kmlrsscCentroid, 4 * 9 + 36],
   ] as const)('%s: n × n arrays counted per view, refused above the limit', (_, s, squares) => {
     const params = validateParams(s.schema, {});
     const e = estimateMemory(summary, s, params, 10, 16 * GiB);
