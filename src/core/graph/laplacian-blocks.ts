@@ -17,7 +17,7 @@
  * every quantity MVGL takes from F (row distances, the c-th and (c+1)-th sums) is invariant under
  * a rotation of an eigenspace. No n × n array is formed on any route.
  */
-import { blockEig, csrOp } from '../linalg/blockeig';
+import { blockEig, csrOp, defaultBlockWidth } from '../linalg/blockeig';
 import { symEigSelect, symEigValues } from '../linalg/kernels';
 import type { Csr, Mat } from '../linalg/types';
 import { connectedComponents } from './components';
@@ -97,9 +97,6 @@ const TOL = 1e-12;
  */
 const VALUE_TOL = 1e-6;
 
-/** Block width of the eigensolver for r pairs (blockEig's default). */
-const width = (r: number): number => r + Math.max(3, Math.ceil(r / 4));
-
 /**
  * The c + 1 smallest eigenvalues (ascending) of the Laplacian L (CSR, from `laplacianOf`) of a
  * symmetric S and the (n, c) eigenvectors of the c smallest; `nonnegative` says S ≥ 0. `warm`
@@ -173,7 +170,7 @@ function perComponent(
     if (s <= DENSE_MAX || 2 * r > s) values = symEigValues(toDense(B));
     else {
       const members = G.order.subarray(G.start[g]!, G.start[g + 1]!);
-      const X0 = warm ? restrict(warm, members, Math.min(s, width(r))) : null;
+      const X0 = warm ? restrict(warm, members, Math.min(s, defaultBlockWidth(r))) : null;
       const e = blockEig(csrOp(B), r, {
         which: 'smallest',
         tol: TOL,

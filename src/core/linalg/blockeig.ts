@@ -146,12 +146,17 @@ export interface Config {
   readonly keepBlock: boolean;
 }
 
+/** The default block width for k pairs: k + max(3, ⌈k/4⌉) guard columns (before the cap at n). */
+export function defaultBlockWidth(k: number): number {
+  return k + Math.max(3, Math.ceil(k / 4));
+}
+
 function configure(op: SymOp, k: number, o: BlockEigOptions): Config {
   const n = op.n;
   if (!Number.isInteger(k) || k < 1 || k > n) {
     throw new Error(`blockEig: k = ${k} must be an integer in 1..${n} (the operator's size)`);
   }
-  const b = Math.min(n, o.blockSize ?? k + Math.max(3, Math.ceil(k / 4)));
+  const b = Math.min(n, o.blockSize ?? defaultBlockWidth(k));
   if (!Number.isInteger(b) || b < Math.min(n, k + 1)) {
     throw new Error(
       `blockEig: blockSize ${b} must exceed k = ${k} (a guard column keeps the k-th Ritz value above the filter's cut)`,

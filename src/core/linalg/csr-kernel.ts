@@ -45,9 +45,18 @@ interface CsrWasm {
 
 /** Largest memory the kernel will grow to; larger products take the TypeScript kernel. */
 const MAX_BYTES = 1024 * 2 ** 20;
+let maxBytes = MAX_BYTES;
 
 let want: CsrBackend = 'wasm';
 let state: CsrWasm | null | undefined;
+
+/**
+ * Sets the largest memory the kernel will grow to (null: the default, MAX_BYTES), for tests of
+ * the routes taken past it.
+ */
+export function setCsrMemoryLimit(bytes: number | null): void {
+  maxBytes = bytes ?? MAX_BYTES;
+}
 
 /** Chooses the kernel (for tests and benchmarks); returns the one now in use. */
 export function setCsrBackend(backend: CsrBackend): CsrBackend {
@@ -104,7 +113,7 @@ const align8 = (x: number): number => (x + 7) & ~7;
 
 /** Grows the memory to at least `bytes`; false when that would pass MAX_BYTES. */
 function reserve(w: CsrWasm, bytes: number): boolean {
-  if (bytes > MAX_BYTES) return false;
+  if (bytes > maxBytes) return false;
   const have = w.memory.buffer.byteLength;
   if (have < bytes) w.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
   return true;
@@ -316,6 +325,8 @@ export function csrFilter(S: Csr, Y0: Float64Array, b: number): CsrFilter | null
   let pc = px;
   let pd = px;
   let held: Float64Array | null = null;
+  // deflateTs's scratch Xᵀ·cur (nc × b), allocated with `held`.
+  let heldC: Float64Array | null = null;
   const toStored = (src: Float64Array, cols: number, dst: Float64Array): void => {
     if (!perm) {
       dst.set(src.subarray(0, n * cols));
@@ -338,13 +349,13 @@ export function csrFilter(S: Csr, Y0: Float64Array, b: number): CsrFilter | null
       pd = pc + 8 * nc * b;
       // Past MAX_BYTES the locked vectors stay in TypeScript and deflateTs runs on the blocks.
       held = reserve(w, pd + 8 * nc) ? null : new Float64Array(n * nc);
+      heldC = held ? new Float64Array(nc * b) : null;
       toStored(X, nc, held ?? f64(px, n * nc));
     },
     deflate(scale) {
       check();
-      if (held) {
-        const C = new Float64Array(nc * b);
-        deflateTs(held, nc, f64(ps[ic]!, n * b), b, scale, C, f64(pt, n * b), n);
+      if (held && heldC) {
+        deflateTs(held, nc, f64(ps[ic]!, n * b), b, scale, heldC, f64(pt, n * b), n);
         return;
       }
       f64(pd, nc).set(scale.subarray(0, nc));

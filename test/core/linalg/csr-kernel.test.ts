@@ -14,6 +14,7 @@ import {
   csrTimesBlock,
   deflateTs,
   setCsrBackend,
+  setCsrMemoryLimit,
 } from '../../../src/core/linalg/csr-kernel';
 import type { Csr } from '../../../src/core/linalg/types';
 import { CSR_WASM } from '../../../src/core/linalg/wasm/csr-wasm';
@@ -279,6 +280,32 @@ describe('csrFilter (Chebyshev steps on blocks kept in the kernel)', () => {
       deflateTs(X, nc, Y0, b, scale, new Float64Array(nc * b), ts, n);
       expect(differing(ts, want), `b = ${b}, nc = ${nc}`).toBe(0);
       expect(differing(session.term(), want), `b = ${b}, nc = ${nc}`).toBe(0);
+    }
+  });
+
+  it('deflates in TypeScript, with the same bits, when the locked vectors would pass the memory limit', () => {
+    const n = 150;
+    const b = 6;
+    const nc = 9;
+    const Y0 = randBlock(n, b, 81);
+    const X = randBlock(n, nc, 82);
+    const session = csrFilter(randCsr(n, n, 0.06, 9), Y0, b)!;
+    setCsrMemoryLimit(1);
+    try {
+      session.lock(X, nc);
+    } finally {
+      setCsrMemoryLimit(null);
+    }
+    // Twice, with other scales: the scratch kept from `lock` starts from zero every time.
+    for (const scale of [
+      Float64Array.from({ length: nc }, (_, p) => 0.4 - 0.1 * p),
+      Float64Array.from({ length: nc }, (_, p) => 1 + p),
+    ]) {
+      session.deflate(scale);
+      const want = new Float64Array(n * b);
+      deflateTs(X, nc, Y0, b, scale, new Float64Array(nc * b), want, n);
+      expect(differing(session.term(), want)).toBe(0);
+      expect(want.some((x) => x !== 0)).toBe(true);
     }
   });
 
