@@ -258,7 +258,8 @@ function* mlrsscFast(
   // C3 reads the other views' C2) while the helper thresholds the views already prepared; this
   // thread then claims the thresholds left, and the multipliers follow. A, Λ3 and C1 live in
   // shared memory. The bits do not depend on which thread thresholded which view.
-  const pool = V >= 2 && nn >= PARALLEL_MIN ? threadPool() : null;
+  const pool =
+    V >= 2 && nn >= PARALLEL_MIN && typeof SharedArrayBuffer === 'function' ? threadPool() : null;
   const shared = pool !== null;
   const sharedSquare = (): Mat => ({ rows: n, cols: n, data: float64Array(nn, shared) });
   const A = K.map(() => sharedSquare());
