@@ -12,6 +12,7 @@ import { synthesize } from '../../src/core/synth';
 import type { Mat } from '../../src/core/linalg/types';
 import { evaluate } from '../../src/core/protocol';
 import { getSolver } from '../../src/core/solvers/registry';
+import { validateParams } from '../../src/core/solvers/params';
 import { meanImputed } from '../../src/core/solvers/impute';
 import { kmeans, kmeansSteps, setGemmScan } from '../../src/core/cluster/kmeans';
 import { createRng } from '../../src/core/random';
@@ -120,6 +121,29 @@ describe('helper threads', () => {
     expect(Array.from(pooled.labels)).toEqual(Array.from(serial.labels));
     expect(pooled.objective).toEqual(serial.objective);
     expect(pooled.metrics).toEqual(serial.metrics);
+  });
+
+  it('MLRSSC closed mid-run (cancel) tells the helper to drop its buffers', () => {
+    const ds = synthesize({ n: 90, k: 3, dims: [5, 7, 9], completeFraction: 1, seed: 3 });
+    const s = getSolver('mlrssc-pairwise');
+    const started: string[] = [];
+    setThreadPool(recording(started));
+    try {
+      const gen = s.run(ds, validateParams(s.schema, {}), 3, createRng(1));
+      let solves = 0;
+      while (solves < 3) {
+        const r = gen.next();
+        if (r.done) throw new Error('the solve ended before it could be closed');
+        if (r.value.stage === 'solve') solves++;
+      }
+      expect(started).toContain('mlrssc.thresholds');
+      expect(started).not.toContain('mlrssc.end');
+      gen.return(undefined as never);
+      expect(started.at(-1)).toBe('mlrssc.end');
+      expect(started.filter((t) => t === 'mlrssc.end')).toHaveLength(1);
+    } finally {
+      setThreadPool(null);
+    }
   });
 
   it("a task's error comes back as an error, and the helper stays usable", () => {

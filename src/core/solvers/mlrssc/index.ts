@@ -153,16 +153,22 @@ function makeRun<P extends MlrsscParams>(
       path: params.path,
     });
     let next = steps.next();
-    while (!next.done) {
-      const { iteration, mu, residuals } = next.value;
-      const [a1, a2, a3, a4] = residuals;
-      yield {
-        stage: 'solve',
-        iteration,
-        objective: null,
-        values: { mu, residualC1: a1, residualC2: a2, residualC3: a3, residualA: a4 },
-      };
-      next = steps.next();
+    try {
+      while (!next.done) {
+        const { iteration, mu, residuals } = next.value;
+        const [a1, a2, a3, a4] = residuals;
+        yield {
+          stage: 'solve',
+          iteration,
+          objective: null,
+          values: { mu, residualC1: a1, residualC2: a2, residualC3: a3, residualA: a4 },
+        };
+        next = steps.next();
+      }
+    } finally {
+      // Closed mid-run (cancel): the iteration's own cleanup runs too, so a helper thread drops
+      // the buffers it keeps between an iteration's tasks.
+      if (!next.done) steps.return(undefined as never);
     }
     const r = next.value;
     notes.push(
