@@ -7,6 +7,7 @@
  * Steps: 'prepare' (graphs), one 'solve' step per iteration with Obj_t, α_v and tr(FᵀL_vF).
  * Deterministic (no randomness anywhere), so the paper protocol solves once.
  */
+import { defaultBlockWidth } from '../../linalg/blockeig';
 import { MAX_VIEW_VALUES } from '../../limits';
 import type { Rng } from '../../random';
 import { denseValues, fillNote } from '../complete';
@@ -210,7 +211,7 @@ function footprint({ n, dims, present, k }: ProblemShape, p: AmglParams): Footpr
   const entries = 2 * n * p.neighbors + n;
   const graphs = V * (2 * 12 * entries + 8 * n) + 3 * 12 * n * (p.neighbors + 1);
   const m = Math.min(k + 1, n);
-  const b = Math.min(n, m + Math.max(3, Math.ceil(m / 4)));
+  const b = Math.min(n, defaultBlockWidth(m));
   if (p.eigensolver === 'dense') {
     return {
       bytes: filled + helperCopy + graphs + 8 * 4 * n * n + 8 * 3 * n * k + KERNEL_WORKSPACE,
@@ -237,7 +238,7 @@ function cost({ n, dims, k }: ProblemShape, p: AmglParams): SolverCost {
   const V = dims.length;
   const knn = dims.reduce((a, d) => a + n * n * d, 0);
   const nnz = V * (2 * n * p.neighbors + n);
-  const b = k + 1 + Math.max(3, Math.ceil((k + 1) / 4));
+  const b = defaultBlockWidth(k + 1);
   const iteration =
     p.eigensolver === 'dense' ? 5 * n * n * n : 200 * 2 * nnz * b + 20 * n * b * b + 2 * nnz * k;
   return { solve: knn + p.iterations * iteration, kmeans: n * k * k, perSeed: false };

@@ -5,6 +5,7 @@
  * arithmetic, views/reference-norm.ts) and reads each view's present samples only. See
  * README.md.
  */
+import { defaultBlockWidth } from '../../linalg/blockeig';
 import { referenceUnitRowsView } from '../../views/reference-norm';
 import { SolverInputError } from '../params';
 import { defineSolver, type ParamsOf, type ProblemShape, type SolverInput } from '../types';
@@ -72,7 +73,7 @@ function check(ds: SolverInput, params: Params): Groups {
 function footprintBytes({ n, dims, present, k }: ProblemShape, anchors: number): number {
   const V = dims.length;
   const groups = Math.min(n, 2 ** Math.min(V, 20) - 1);
-  const b = k + 1 + Math.max(3, Math.ceil((k + 1) / 4));
+  const b = defaultBlockWidth(k + 1);
   let dense = 0;
   let widest = 0;
   let graphs = 0;

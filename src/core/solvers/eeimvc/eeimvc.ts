@@ -72,9 +72,6 @@ export function eeimvcFactors(views: readonly View[]): CentredUnitFactor[] {
   return views.map(centredUnitFactor);
 }
 
-/** The block width of the block eigensolver for k pairs (its default). */
-export const blockWidth = (k: number): number => k + Math.max(3, Math.ceil(k / 4));
-
 /** The start from the kernel factors of the views. */
 export function eeimvcStart(
   n: number,

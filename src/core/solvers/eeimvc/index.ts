@@ -11,7 +11,8 @@ import { MAX_VIEW_VALUES } from '../../limits';
 import { incompleteInput } from '../../views/incomplete-input';
 import { SolverInputError } from '../params';
 import { defineSolver, type ParamsOf, type SolverInput, type SolverOutput } from '../types';
-import { blockWidth, eeimvcFactors, eeimvcIterate, eeimvcStart } from './eeimvc';
+import { defaultBlockWidth } from '../../linalg/blockeig';
+import { eeimvcFactors, eeimvcIterate, eeimvcStart } from './eeimvc';
 import { eeimvcSchema } from './params';
 
 export { fixColumnSigns } from '../../linalg/signs';
@@ -52,7 +53,7 @@ function footprintBytes(
   present: readonly number[],
   k: number,
 ): number {
-  const b = blockWidth(k);
+  const b = defaultBlockWidth(k);
   let copies = 0;
   let scratch = 0;
   dims.forEach((d, v) => {
@@ -85,7 +86,7 @@ export const eeimvc = defineSolver({
     // The start: kernel factors and about 300 block products of width b with each factor (the
     // views' and H0's solves); then per iteration O(n·k²·V).
     const factors = dims.reduce((a, d, v) => a + present[v]! * d, 0);
-    const b = blockWidth(k);
+    const b = defaultBlockWidth(k);
     return {
       solve: factors * (1 + 2 * 4 * 300 * b) + p.iterations * 6 * n * k * k * dims.length,
       kmeans: n * k * k,
