@@ -18,7 +18,7 @@
  * reference's arithmetic, kept for tests).
  */
 import type { Mat } from '../../linalg/types';
-import { float64Array, threadPool } from '../../parallel';
+import { claimEach, float64Array, threadPool } from '../../parallel';
 import { gramVerdict, svtGramInto, svtGramWork, type SvtGramWork } from '../../prox/svt-gram';
 import { mlrsscDense, multiplierStep, svtInto, type ViewIterates } from './dense';
 import { kernelInverse } from './inverse';
@@ -154,8 +154,7 @@ export interface ThresholdsTaskInput {
   readonly sync: Int32Array;
 }
 
-/** Slots of `ThresholdsTaskInput.sync`. */
-const CLAIM = 0;
+/** Slots of `ThresholdsTaskInput.sync` after the claim counter (slot 0). */
 const PREPARED = 1;
 const STOP = 2;
 
@@ -195,17 +194,16 @@ function claimThresholds(
   work: SvtGramWork | null,
   sv: Float64Array,
 ): [number, ThresholdOutcome][] {
-  const { order, sync } = input;
-  const out: [number, ThresholdOutcome][] = [];
-  for (let k = Atomics.add(sync, CLAIM, 1); k < order.length; k = Atomics.add(sync, CLAIM, 1)) {
-    const v = order[k]!;
+  const { sync } = input;
+  // Slot 0 of sync is `claimEach`'s counter.
+  const done = claimEach({ order: input.order, claim: sync }, (v) => {
     for (;;) {
-      if (Atomics.load(sync, STOP) !== 0) return out;
+      if (Atomics.load(sync, STOP) !== 0) return null;
       const prepared = Atomics.load(sync, PREPARED);
       if (prepared > v) break;
       Atomics.wait(sync, PREPARED, prepared);
     }
-    const o = thresholdView(
+    return thresholdView(
       input.n,
       input.a[v]!,
       input.l3[v]!,
@@ -217,9 +215,8 @@ function claimThresholds(
       input.c1[v]!,
       sv,
     );
-    out.push([v, o]);
-  }
-  return out;
+  });
+  return done.filter((d): d is [number, ThresholdOutcome] => d[1] !== null);
 }
 
 /** A helper's share of an MLRSSC iteration: the thresholds it claims (see `claimThresholds`). */
