@@ -102,14 +102,15 @@ const VALUE_TOL = 1e-6;
  * symmetric S and the (n, c) eigenvectors of the c smallest; `nonnegative` says S ≥ 0. `warm`
  * starts the block eigensolver (at most its block's width of columns; on the per-component route
  * each component starts from its rows of `warm`); `block` is the final block (per component:
- * the components' blocks side by side), the warm start for a solve on a nearby graph.
+ * the components' blocks side by side), the warm start for a solve on a nearby graph;
+ * `matvecs` counts the eigensolver's products with single vectors (0 where all was dense).
  */
 export function blockedBottomPairs(
   L: Csr,
   c: number,
   nonnegative: boolean,
   warm: Mat | null,
-): { values: Float64Array; F: Mat; block: Mat | null } {
+): { values: Float64Array; F: Mat; block: Mat | null; matvecs: number } {
   const G = groups(L);
   if (G.count > 1) return perComponent(L, G, c, nonnegative, warm);
   const r = blockEig(csrOp(L), c + 1, {
@@ -123,7 +124,7 @@ export function blockedBottomPairs(
   for (let i = 0; i < L.rows; i++) {
     for (let j = 0; j < c; j++) F.data[i * c + j] = r.vectors.data[i * (c + 1) + j]!;
   }
-  return { values: Float64Array.from(r.values), F, block: r.block ?? null };
+  return { values: Float64Array.from(r.values), F, block: r.block ?? null, matvecs: r.matvecs };
 }
 
 interface Candidate {
@@ -149,8 +150,9 @@ function perComponent(
   c: number,
   nonnegative: boolean,
   warm: Mat | null,
-): { values: Float64Array; F: Mat; block: Mat | null } {
+): { values: Float64Array; F: Mat; block: Mat | null; matvecs: number } {
   const n = L.rows;
+  let matvecs = 0;
   const want = nonnegative ? Math.min(c + 1, c + 2 - Math.min(G.count, c + 1)) : c + 1;
   const cands: Candidate[] = [];
   const vecs = new Map<number, Mat>();
@@ -178,6 +180,7 @@ function perComponent(
         keepBlock: true,
         ...(X0 ? { X0 } : {}),
       });
+      matvecs += e.matvecs;
       if (e.block) blocks.set(g, e.block);
       if (r === want) valueOnly.add(g);
       values = e.values;
@@ -199,11 +202,13 @@ function perComponent(
     }
     let V = vecs.get(g);
     if (V && j === want - 1 && valueOnly.has(g)) {
-      V = blockEig(csrOp(block(L, G, g)), want, {
+      const e = blockEig(csrOp(block(L, G, g)), want, {
         which: 'smallest',
         tol: TOL,
         X0: blocks.get(g)!,
-      }).vectors;
+      });
+      matvecs += e.matvecs;
+      V = e.vectors;
       vecs.set(g, V);
       valueOnly.delete(g);
     }
@@ -213,7 +218,7 @@ function perComponent(
     }
     for (let a = 0; a < s; a++) F.data[members[a]! * c + col] = V.data[a * V.cols + j]!;
   }
-  return { values, F, block: stack(G, blocks, n) };
+  return { values, F, block: stack(G, blocks, n), matvecs };
 }
 
 /**

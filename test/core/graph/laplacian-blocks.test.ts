@@ -9,7 +9,7 @@
  * the projector is unique even where the zeros tie).
  */
 import { describe, expect, it } from 'vitest';
-import { DENSE_MAX } from '../../../src/core/graph/laplacian-blocks';
+import { blockedBottomPairs, DENSE_MAX } from '../../../src/core/graph/laplacian-blocks';
 import {
   CsrBuilder,
   laplacianBottomPairs,
@@ -149,5 +149,16 @@ describe('laplacian bottom pairs by components', () => {
     const c = 5;
     check(S, c);
     check(S, c, laplacianBottomPairs(S, c, 'dense', null).F);
+  });
+
+  it('counts the eigensolver products: none where every component is dense, fewer from a converged start', () => {
+    const small = laplacianOf(graph([30, 25, 9, 1, 40], 2, 0, 9));
+    expect(blockedBottomPairs(small, 6, true, null).matvecs).toBe(0);
+    const L = laplacianOf(graph([DENSE_MAX + 60], 3, 0, 5));
+    const cold = blockedBottomPairs(L, 5, true, null);
+    expect(cold.matvecs).toBeGreaterThan(0);
+    const again = blockedBottomPairs(L, 5, true, cold.block);
+    expect(again.matvecs).toBeGreaterThan(0);
+    expect(again.matvecs).toBeLessThan(cold.matvecs);
   });
 });

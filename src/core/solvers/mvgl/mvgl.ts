@@ -193,6 +193,48 @@ function sortedNeighbours(indices: Int32Array, n: number, stride: number, k: num
   return order;
 }
 
+/** S0 with its diagonal set to 0 (the global step's A0; exact zeros dropped). */
+export function withoutDiagonal(S0: Csr): Csr {
+  const n = S0.rows;
+  const b = new CsrBuilder(n, S0.data.length);
+  for (let i = 0; i < n; i++) {
+    for (let p = S0.indptr[i]!; p < S0.indptr[i + 1]!; p++) {
+      if (S0.indices[p]! !== i) b.push(S0.indices[p]!, S0.data[p]!);
+    }
+    b.endRow();
+  }
+  return b.build();
+}
+
+/**
+ * One CLR row update of the global step: row i of S is P(A0_i,N_i − (λ/2)·E_i,N_i) on
+ * N_i = {j : A0_ij > 0}, E_ij = ‖f_i − f_j‖² (unsymmetrised). `scratch` holds n entries each.
+ */
+export function globalRows(
+  A0: Csr,
+  F: Mat,
+  lambda: number,
+  scratch: { readonly buf: Float64Array; readonly cols: Int32Array },
+): Csr {
+  const n = A0.rows;
+  const { buf, cols } = scratch;
+  const b = new CsrBuilder(n, A0.data.length);
+  for (let i = 0; i < n; i++) {
+    let m = 0;
+    for (let p = A0.indptr[i]!; p < A0.indptr[i + 1]!; p++) {
+      const x = A0.data[p]!;
+      if (!(x > 0)) continue;
+      const j = A0.indices[p]!;
+      cols[m] = j;
+      buf[m++] = x - 0.5 * lambda * rowDistance(F, i, j);
+    }
+    if (m > 0) projectSimplexNewtonAt(buf, 0, m, buf, 0);
+    for (let r = 0; r < m; r++) b.push(cols[r]!, buf[r]!);
+    b.endRow();
+  }
+  return b.build();
+}
+
 /** Stage 2's global step from S0: the unsymmetrised S, its symmetric A, labels and F. */
 function globalGraph(
   S0: Csr,
@@ -210,16 +252,7 @@ function globalGraph(
   early: boolean;
   trace: RankTrace;
 } {
-  const n = S0.rows;
-  // A0 = S0 with a zero diagonal (exact zeros dropped).
-  const b0 = new CsrBuilder(n, S0.data.length);
-  for (let i = 0; i < n; i++) {
-    for (let p = S0.indptr[i]!; p < S0.indptr[i + 1]!; p++) {
-      if (S0.indices[p]! !== i) b0.push(S0.indices[p]!, S0.data[p]!);
-    }
-    b0.endRow();
-  }
-  const A0 = b0.build();
+  const A0 = withoutDiagonal(S0);
   const A10 = symmetrise(A0);
   let bottom = laplacianBottomPairs(A10, c, o.eigensolver, warm);
   let F = bottom.F;
@@ -243,24 +276,9 @@ function globalGraph(
   let lambda = 1;
   let S = A0;
   let A = A10;
-  const buf = new Float64Array(n);
-  const cols = new Int32Array(n);
+  const scratch = { buf: new Float64Array(S0.rows), cols: new Int32Array(S0.rows) };
   for (let it = 0; it < o.innerIterations; it++) {
-    const b = new CsrBuilder(n, A0.data.length);
-    for (let i = 0; i < n; i++) {
-      let m = 0;
-      for (let p = A0.indptr[i]!; p < A0.indptr[i + 1]!; p++) {
-        const x = A0.data[p]!;
-        if (!(x > 0)) continue;
-        const j = A0.indices[p]!;
-        cols[m] = j;
-        buf[m++] = x - 0.5 * lambda * rowDistance(F, i, j);
-      }
-      if (m > 0) projectSimplexNewtonAt(buf, 0, m, buf, 0);
-      for (let r = 0; r < m; r++) b.push(cols[r]!, buf[r]!);
-      b.endRow();
-    }
-    S = b.build();
+    S = globalRows(A0, F, lambda, scratch);
     A = symmetrise(S);
     const [Fold, nextOld] = [F, next];
     bottom = laplacianBottomPairs(A, c, o.eigensolver, next);
@@ -420,8 +438,8 @@ function weights(S: Csr, Sv: readonly Csr[]): Float64Array {
   return alpha;
 }
 
-/** S0 = Σ_v S_v·diag(α_v): (n, n) CSR, rows sorted. */
-function combine(Sv: readonly Csr[], alpha: Float64Array | null): Csr {
+/** S0 = Σ_v S_v·diag(α_v) ((1/V)·Σ_v S_v when α is null): (n, n) CSR, rows sorted. */
+export function combine(Sv: readonly Csr[], alpha: Float64Array | null): Csr {
   const n = Sv[0]!.rows;
   const V = Sv.length;
   const acc = new Float64Array(n);
