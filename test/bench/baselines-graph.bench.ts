@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { awaitHelpers, helperCountFromEnv, startThreadPool } from '../../src/backend/threads';
 import { listSolvers } from '../../src/core/solvers/registry';
+import type { MultiViewDataset } from '../../src/core/dataset';
 import { synthesize } from '../../src/core/synth';
 import { loadDataset } from '../../src/io/load';
 import { DATASETS, SHARED } from '../helpers/paths';
@@ -40,6 +41,11 @@ const runs = (
 
 const SCALE_DIMS = [20, 30, 40, 50];
 
+/** The scale cases' data: synthetic, n samples, 4 complete views (d = 20 … 50), 10 classes, seed 1. */
+export function scaleDataset(n: number): MultiViewDataset {
+  return synthesize({ n, k: 10, dims: SCALE_DIMS, completeFraction: 1, seed: 1 });
+}
+
 async function child(c: Case): Promise<ChildResult> {
   if (c.kind === 'probe')
     return { solveSeconds: 0, maxRssMB: 0, iterations: 0, ACC: null, gflops: probe() };
@@ -59,7 +65,7 @@ async function child(c: Case): Promise<ChildResult> {
     const ds = await loadDataset(join(DATASETS, 'HW/HW.mat'));
     return solve(ds, c.method, {}, ds.labels!.classes.length);
   }
-  const ds = synthesize({ n: c.n, k: 10, dims: SCALE_DIMS, completeFraction: 1, seed: 1 });
+  const ds = scaleDataset(c.n);
   return solve(ds, c.method, {}, 10);
 }
 
